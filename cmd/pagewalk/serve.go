@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/pagewalk/pagewalk/reference"
+	"github.com/spf13/cobra"
+)
+
+func serveCmd() *cobra.Command {
+	var (
+		addr, db, keyFile, controlToken, publicURL, logFormat string
+		principals, faults                                   []string
+		ttl                                                  time.Duration
+		rateLimit                                            float64
+		rateBurst, defaultHistory                            int
+		exclusive                                            bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the reference A2A server",
+		Long: `Run the reference A2A 1.0 server: JSON-RPC at /jsonrpc, HTTP+JSON at /,
+the Agent Card at /.well-known/agent-card.json.
+
+With no --principal, two development principals are created:
+alice=alice-token and bob=bob-token.`,
+		Example: `  pagewalk serve --addr 127.0.0.1:8080 --db pagewalk.db --principal alice=alice-token
+  pagewalk serve --control-token ctl --fault offset-cursor`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var level slog.Level
+			var h slog.Handler
+			switch logFormat {
+			case "json":
+				h = slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})
+			case "text":
+				h = slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})
+			default:
+				return fmt.Errorf("--log-format: want text or json, got %q", logFormat)
+			}
+			opts := []reference.Option{
+				reference.WithDB(db), reference.WithTokenTTL(ttl), reference.WithLogger(slog.New(h)),
+				reference.WithRateLimit(rateLimit, rateBurst), reference.WithExclusiveTimestampAfter(exclusive),
+				reference.WithDefaultHistoryLength(defaultHistory), reference.WithVersion(version),
+			}
+			if len(principals) == 0 {
+				principals = []string{"alice=alice-token", "bob=bob-token"}
+				fmt.Fprintln(cmd.ErrOrStderr(), "pagewalk serve: no --principal given; using alice=alice-token and bob=bob-token")
+			}
+			for _, p := range principals {
+				name, tok, err := reference.ParsePrincipal(p)
+				if err != nil {
+					return err
+				}
+				opts = append(opts, reference.WithPrincipal(name, tok))
+			}
+			for _, f := range faults {
+				opts = append(opts, reference.WithFaults(reference.Fault(f)))
+			}
+			if controlToken != "" {
+				opts = append(opts, reference.WithControlToken(controlToken))
+			}
+			if keyFile != "" {
+				opts = append(opts, reference.WithKeyFile(keyFile))
+			}
+			if publicURL != "" {
+				opts = append(opts, reference.WithPublicURL(publicURL))
+			}
+			srv, err := reference.New(opts...)
+			if err != nil {
+				return err
+			}
+			url, err := srv.Listen(addr)
+			if err != nil {
+				srv.Close()
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "pagewalk serve: listening on %s (JSON-RPC %s/jsonrpc, HTTP+JSON %s, Agent Card %s/.well-known/agent-card.json)\n", url, url, url, url)
+			if controlToken != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "pagewalk serve: control API on %s/control\n", url)
+			}
+			for _, f := range faults {
+				fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk serve: FAULT MODE %s is on: this server is deliberately broken\n", f)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			<-ctx.Done()
+			stop()
+			fmt.Fprintln(cmd.ErrOrStderr(), "pagewalk serve: shutting down")
+			sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			return srv.Shutdown(sctx)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free one)")
+	f.StringVar(&db, "db", ":memory:", "SQLite database path, or :memory:")
+	f.StringArrayVar(&principals, "principal", nil, "NAME=TOKEN: a principal and its bearer token (repeatable)")
+	f.StringVar(&controlToken, "control-token", "", "turn on the test-only control API under this bearer token")
+	f.DurationVar(&ttl, "token-ttl", 10*time.Minute, "page-token lifetime")
+	f.StringVar(&keyFile, "key-file", "", "keep page-token signing keys in this file (default: in the database)")
+	f.StringArrayVar(&faults, "fault", nil, "turn on a fault mode (repeatable): "+reference.FaultNames())
+	f.Float64Var(&rateLimit, "rate-limit", 0, "per-principal request limit per second (0: off)")
+	f.IntVar(&rateBurst, "rate-burst", 0, "per-principal burst (default: the rate, at least 1)")
+	f.BoolVar(&exclusive, "exclusive-timestamp-after", false, "treat statusTimestampAfter as exclusive (>) instead of the proto's >=")
+	f.IntVar(&defaultHistory, "default-history-length", -1, "messages returned when historyLength is unset (-1: all)")
+	f.StringVar(&publicURL, "public-url", "", "base URL to advertise in the Agent Card (default: from the request's Host)")
+	f.StringVar(&logFormat, "log-format", "text", "request log format: text or json")
+	return cmd
+}

@@ -1,0 +1,102 @@
+package reference
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestControlSeedValidation(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		body  string
+		field string
+	}{
+		{`{}`, "tasks"},
+		{`{"tasks":[{"owner":"alice","state":"TASK_STATE_WORKING"}]}`, "tasks[0].id"},
+		{`{"tasks":[{"id":"a","owner":"mallory","state":"TASK_STATE_WORKING"}]}`, "tasks[0].owner"},
+		{`{"tasks":[{"id":"a","owner":"alice","state":"DONE"}]}`, "tasks[0].state"},
+		{`{"tasks":[{"id":"a","owner":"alice","state":"TASK_STATE_WORKING","historyMessages":-1}]}`, "tasks[0].historyMessages"},
+		{`{"tasks":[{"id":"a","owner":"alice","state":"TASK_STATE_WORKING","timestamp":"soon"}]}`, "tasks[0].timestamp"},
+		{`{"tasks":[{"id":"a","owner":"alice","state":"TASK_STATE_WORKING"},{"id":"a","owner":"alice","state":"TASK_STATE_WORKING"}]}`, "tasks[1].id"},
+		{`{"generate":{"count":0,"owner":"alice"}}`, "generate.count"},
+		{`{"generate":{"count":2000000,"owner":"alice"}}`, "tasks"},
+		{`{"generate":{"count":2,"owner":"alice","states":["NOPE"]}}`, "generate.states[0]"},
+		{`{"tasks":[], "colour":"blue"}`, "colour"},
+		{`{"tasks":"many"}`, "tasks"},
+	} {
+		r := ts.do("POST", "/control/seed", "ctl", c.body)
+		if r.Code != 400 || r.fieldViolation() != c.field {
+			t.Errorf("%s: %s, want 400 naming %s", c.body, r, c.field)
+		}
+	}
+	got, _ := ts.walk("alice-token", nil)
+	if len(got) != 0 {
+		t.Errorf("rejected seeds left tasks: %v", got)
+	}
+}
+
+func TestControlMoveAndClock(t *testing.T) {
+	ts := newTestServer(t)
+	ts.seed(task("a", "alice", 30), task("b", "alice", 20), task("c", "alice", 10))
+	// Move c to the front with an explicit timestamp and a new state.
+	r := ts.control("POST", "/tasks/c:move", map[string]any{"state": "TASK_STATE_FAILED", "timestampMicros": ts0 + 40})
+	if r.JSON["state"] != "TASK_STATE_FAILED" {
+		t.Errorf("move: %s", r)
+	}
+	got, _ := ts.walk("alice-token", nil)
+	if strings.Join(got, ",") != "c,a,b" {
+		t.Errorf("after move: %v", got)
+	}
+	// Set the clock, then move without a timestamp: the task takes "now".
+	ts.control("POST", "/clock", map[string]any{"nowMicros": ts0 + 100})
+	ts.control("POST", "/tasks/b:move", map[string]any{})
+	g := ts.rpc("alice-token", "GetTask", map[string]any{"id": "b"}).result(t)
+	if g["status"].(map[string]any)["timestamp"] != FormatTimestamp(ts0+100) {
+		t.Errorf("move at frozen clock: %v", g["status"])
+	}
+	// Advance.
+	c := ts.control("POST", "/clock", map[string]any{"advanceMicros": 5})
+	if c.JSON["nowMicros"] != json.Number(jsonInt(ts0+105)) || c.JSON["frozen"] != true {
+		t.Errorf("clock after advance: %s", c)
+	}
+	if r := ts.do("POST", "/control/tasks/nope:move", "ctl", "{}"); r.Code != 404 {
+		t.Errorf("move unknown task: %s", r)
+	}
+	if r := ts.do("POST", "/control/clock", "ctl", `{"advance":"soon"}`); r.Code != 400 || r.fieldViolation() != "advance" {
+		t.Errorf("bad advance: %s", r)
+	}
+	// Run resumes real time from the frozen value.
+	c = ts.control("POST", "/clock", map[string]any{"run": true})
+	if c.JSON["frozen"] != false {
+		t.Errorf("run: %s", c)
+	}
+	// Reset empties the store.
+	ts.control("POST", "/reset", nil)
+	if got, _ := ts.walk("alice-token", nil); len(got) != 0 {
+		t.Errorf("after reset: %v", got)
+	}
+	info := ts.control("GET", "/info", nil)
+	if info.JSON["tokenTtlSeconds"] != json.Number("600") {
+		t.Errorf("info: %s", info)
+	}
+	if r := ts.do("GET", "/control/nothing", "ctl", nil); r.Code != 404 {
+		t.Errorf("unknown control path: %s", r)
+	}
+}
+
+func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestFaultNames(t *testing.T) {
+	for _, f := range Faults() {
+		s, err := New(WithPrincipal("a", "b"), WithFaults(f.Name))
+		if err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+			continue
+		}
+		s.Close()
+	}
+	if _, err := New(WithPrincipal("a", "b"), WithFaults("made-up")); err == nil || !strings.Contains(err.Error(), "--fault") {
+		t.Errorf("unknown fault: %v", err)
+	}
+}

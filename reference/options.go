@@ -1,0 +1,149 @@
+package reference
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// config holds everything New needs; Options fill it in.
+type config struct {
+	dbPath         string
+	principals     map[string]string // token -> principal name
+	principalNames []string
+	controlToken   string
+	tokenTTL       time.Duration
+	keyFile        string
+	faults         []Fault
+	now            func() time.Time
+	logger         *slog.Logger
+	rateLimit      float64
+	rateBurst      int
+	exclusiveAfter bool
+	defaultHistory int // -1: all
+	publicURL      string
+	version        string
+}
+
+// Option configures a Server.
+type Option func(*config) error
+
+// WithDB sets the SQLite database path; ":memory:" (the default) keeps the
+// store in memory.
+func WithDB(path string) Option {
+	return func(c *config) error {
+		if path == "" {
+			return fmt.Errorf("--db: empty path; give a file path or :memory:")
+		}
+		c.dbPath = path
+		return nil
+	}
+}
+
+// WithPrincipal maps the bearer token to the principal name. It may be
+// given several times; each name and each token must be unique.
+func WithPrincipal(name, token string) Option {
+	return func(c *config) error {
+		if name == "" || token == "" {
+			return fmt.Errorf("--principal: want NAME=TOKEN with both parts non-empty, got %q=%q", name, token)
+		}
+		if _, dup := c.principals[token]; dup {
+			return fmt.Errorf("--principal %s: token already belongs to another principal", name)
+		}
+		for _, n := range c.principalNames {
+			if n == name {
+				return fmt.Errorf("--principal %s: given twice", name)
+			}
+		}
+		c.principals[token] = name
+		c.principalNames = append(c.principalNames, name)
+		return nil
+	}
+}
+
+// ParsePrincipal splits a NAME=TOKEN flag value.
+func ParsePrincipal(v string) (name, token string, err error) {
+	name, token, ok := strings.Cut(v, "=")
+	if !ok || name == "" || token == "" {
+		return "", "", fmt.Errorf("--principal: want NAME=TOKEN, got %q", v)
+	}
+	return name, token, nil
+}
+
+// WithControlToken turns on the control API under the given bearer token.
+func WithControlToken(token string) Option {
+	return func(c *config) error { c.controlToken = token; return nil }
+}
+
+// WithTokenTTL sets the page-token lifetime (default 10m).
+func WithTokenTTL(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("--token-ttl: must be positive, got %s", d)
+		}
+		c.tokenTTL = d
+		return nil
+	}
+}
+
+// WithKeyFile keeps the signing keys in a file instead of the database.
+func WithKeyFile(path string) Option {
+	return func(c *config) error { c.keyFile = path; return nil }
+}
+
+// WithFaults turns the server into a known-broken variant.
+func WithFaults(faults ...Fault) Option {
+	return func(c *config) error { c.faults = append(c.faults, faults...); return nil }
+}
+
+// WithRealClock sets the source of real time under the controllable clock.
+func WithRealClock(now func() time.Time) Option {
+	return func(c *config) error { c.now = now; return nil }
+}
+
+// WithLogger sets the structured request logger (default: discard).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error { c.logger = l; return nil }
+}
+
+// WithRateLimit limits each principal to rps requests per second with the
+// given burst. Zero rps (the default) means no limit.
+func WithRateLimit(rps float64, burst int) Option {
+	return func(c *config) error {
+		if rps < 0 || burst < 0 {
+			return fmt.Errorf("--rate-limit: must not be negative")
+		}
+		c.rateLimit, c.rateBurst = rps, burst
+		return nil
+	}
+}
+
+// WithExclusiveTimestampAfter makes statusTimestampAfter exclusive (>), for
+// experiments; the proto says inclusive (>=), which is the default.
+func WithExclusiveTimestampAfter(on bool) Option {
+	return func(c *config) error { c.exclusiveAfter = on; return nil }
+}
+
+// WithDefaultHistoryLength sets how many messages an unset historyLength
+// returns; -1 (the default) means the whole history.
+func WithDefaultHistoryLength(n int) Option {
+	return func(c *config) error {
+		if n < -1 {
+			return fmt.Errorf("--default-history-length: must be -1 (all) or more, got %d", n)
+		}
+		c.defaultHistory = n
+		return nil
+	}
+}
+
+// WithPublicURL fixes the base URL advertised in the Agent Card; by default
+// it is derived from each request's Host header.
+func WithPublicURL(u string) Option {
+	return func(c *config) error { c.publicURL = strings.TrimRight(u, "/"); return nil }
+}
+
+// WithVersion sets the agent version shown in the Agent Card.
+func WithVersion(v string) Option {
+	return func(c *config) error { c.version = v; return nil }
+}
