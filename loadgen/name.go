@@ -1,0 +1,145 @@
+package loadgen
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AttackNamePrefix starts every attack name pagewalk writes; the digit is
+// the name format's version.
+const AttackNamePrefix = "pagewalk/1"
+
+// AttackName is the metadata pagewalk puts in each vegeta attack's name, so
+// that a result file alone is enough to recompute intended send times and
+// expected counts on another machine. It renders as
+//
+//	pagewalk/1;gen=GEN;depth=N[;last=1];rate=FREQ/PER;dur=DURATION;start=UNIXNANOS;binding=B;pageSize=P
+//
+// for example
+//
+//	pagewalk/1;gen=lg-0;depth=10000;last=1;rate=50/3s;dur=10s;start=1767225600123456789;binding=jsonrpc;pageSize=100
+//
+// Request seq (from 0) of that attack was intended to be sent at
+// start + (seq+1)·(PER/FREQ), which is vegeta's constant-pacer schedule.
+// Names are distinct per generator, depth and start, as vegeta's plot and
+// report tools need.
+type AttackName struct {
+	// Generator names the machine or process that ran the attack.
+	Generator string
+	// Depth is the page depth attacked (1 = the first page).
+	Depth int
+	// Last is true when Depth was the last page of the list.
+	Last bool
+	// Rate and Duration are the attack's open-loop schedule.
+	Rate     Rate
+	Duration time.Duration
+	// Start is the wall-clock time taken just before the attack began.
+	Start time.Time
+	// Binding is "jsonrpc" or "http".
+	Binding string
+	// PageSize is the pageSize of every request of the attack.
+	PageSize int
+}
+
+var generatorRE = regexp.MustCompile(`^[A-Za-z0-9._:@+-]{1,100}$`)
+
+// ValidGenerator reports whether g can be used as a generator name: 1-100
+// characters from letters, digits and . _ : @ + -.
+func ValidGenerator(g string) bool { return generatorRE.MatchString(g) }
+
+// DefaultGenerator returns HOSTNAME-PID with unusable characters replaced,
+// which is distinct for concurrent generators on one machine and across
+// Kubernetes pods.
+func DefaultGenerator() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		h = "gen"
+	}
+	h = strings.Map(func(r rune) rune {
+		if generatorRE.MatchString(string(r)) {
+			return r
+		}
+		return '-'
+	}, h)
+	if len(h) > 80 {
+		h = h[:80]
+	}
+	return fmt.Sprintf("%s-%d", h, os.Getpid())
+}
+
+// String renders the name; ParseAttackName reads it back.
+func (n AttackName) String() string {
+	var b strings.Builder
+	b.WriteString(AttackNamePrefix)
+	fmt.Fprintf(&b, ";gen=%s;depth=%d", n.Generator, n.Depth)
+	if n.Last {
+		b.WriteString(";last=1")
+	}
+	fmt.Fprintf(&b, ";rate=%s;dur=%s;start=%d;binding=%s;pageSize=%d",
+		n.Rate, n.Duration, n.Start.UnixNano(), n.Binding, n.PageSize)
+	return b.String()
+}
+
+// ParseAttackName parses a name written by AttackName.String.
+func ParseAttackName(s string) (AttackName, error) {
+	parts := strings.Split(s, ";")
+	if len(parts) == 0 || parts[0] != AttackNamePrefix {
+		return AttackName{}, fmt.Errorf("attack name %q is not a pagewalk load attack (want prefix %q)", s, AttackNamePrefix)
+	}
+	var n AttackName
+	seen := map[string]bool{}
+	for _, p := range parts[1:] {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || seen[k] {
+			return AttackName{}, fmt.Errorf("attack name %q: bad field %q", s, p)
+		}
+		seen[k] = true
+		var err error
+		switch k {
+		case "gen":
+			n.Generator = v
+		case "depth":
+			n.Depth, err = strconv.Atoi(v)
+			if err == nil && n.Depth < 1 {
+				err = fmt.Errorf("must be at least 1")
+			}
+		case "last":
+			n.Last = v == "1"
+		case "rate":
+			n.Rate, err = ParseRate(v)
+		case "dur":
+			n.Duration, err = time.ParseDuration(v)
+		case "start":
+			var ns int64
+			ns, err = strconv.ParseInt(v, 10, 64)
+			n.Start = time.Unix(0, ns)
+		case "binding":
+			n.Binding = v
+		case "pageSize":
+			n.PageSize, err = strconv.Atoi(v)
+		default:
+			// Unknown fields are ignored so newer generators can add some.
+		}
+		if err != nil {
+			return AttackName{}, fmt.Errorf("attack name %q: field %s: %v", s, k, err)
+		}
+	}
+	for _, k := range []string{"gen", "depth", "rate", "dur", "start"} {
+		if !seen[k] {
+			return AttackName{}, fmt.Errorf("attack name %q: missing field %s", s, k)
+		}
+	}
+	return n, nil
+}
+
+// Intended returns when request seq of the attack was meant to be sent.
+func (n AttackName) Intended(seq uint64) time.Time {
+	return n.Start.Add(time.Duration(seq+1) * n.Rate.Interval())
+}
+
+// Expected returns how many requests the attack meant to send.
+func (n AttackName) Expected() int { return n.Rate.Expected(n.Duration) }

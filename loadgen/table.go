@@ -1,0 +1,109 @@
+package loadgen
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText renders the summary as a plain-text table with the slope, the
+// ratio, every threshold and the verdict line last.
+func (s *Summary) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pagewalk %s: %s over %s, pageSize %d, %s per depth at %s",
+		s.Source, s.Target, s.Binding, s.PageSize, fmtSeconds(s.DurationSeconds), fmtRate(s.Rate))
+	if len(s.Generators) > 0 {
+		fmt.Fprintf(&b, ", %d generator(s)", len(s.Generators))
+	}
+	b.WriteString("\n")
+	if h := s.Harvest; h != nil {
+		last := "last page reached"
+		if !h.LastPageReached {
+			last = "last page NOT reached"
+		}
+		fmt.Fprintf(&b, "harvest: %d pages walked (%s), %d walk(s), token TTL %s\n", h.Pages, last, h.Walks, fmtSeconds(h.TokenTTL))
+	}
+	b.WriteString("latency from the intended send time (coordinated omission corrected, HDR); vegeta = uncorrected, from the actual send\n\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "depth\treqs\texpect\tdrop\tlate\terrs\tp50\tp90\tp99\tp99.9\tmax\tthru/s\t|\tvegeta p50\tp99\tmax\t")
+	for _, d := range s.Depths {
+		c, v := d.Corrected, d.Vegeta
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.1f\t|\t%s\t%s\t%s\t\n",
+			d.Label, d.Requests, d.Expected, d.Dropped, d.Late, d.Errors,
+			lat(c.Samples, c.P50Ms), lat(c.Samples, c.P90Ms), lat(c.Samples, c.P99Ms), lat(c.Samples, c.P999Ms), lat(c.Samples, c.MaxMs),
+			d.ThroughputPerSecond, lat(v.Requests, v.P50Ms), lat(v.Requests, v.P99Ms), lat(v.Requests, v.MaxMs))
+	}
+	tw.Flush()
+	for _, d := range s.Depths {
+		if len(d.ErrorKinds) == 0 {
+			continue
+		}
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(d.ErrorKinds)) {
+			parts = append(parts, fmt.Sprintf("%s ×%d", k, d.ErrorKinds[k]))
+		}
+		fmt.Fprintf(&b, "errors at depth %d: %s\n", d.Depth, strings.Join(parts, ", "))
+	}
+	b.WriteString("\n")
+	if s.Slope != nil {
+		fmt.Fprintf(&b, "depth-cost slope (least squares over depths %v): p50 %+.1f µs per 1,000 pages, p99 %+.1f µs per 1,000 pages\n",
+			s.Slope.Depths, s.Slope.P50UsPer1000Pages, s.Slope.P99UsPer1000Pages)
+	} else {
+		b.WriteString("depth-cost slope: n/a (needs successful samples at two depths or more)\n")
+	}
+	if r := s.DepthRatio; r != nil {
+		fmt.Fprintf(&b, "depth ratio p99(depth %d)/p99(depth %d) = %s/%s = %.2f\n", r.DeepDepth, r.FirstDepth, fmtMs(r.DeepP99Ms), fmtMs(r.FirstP99Ms), r.Value)
+	} else {
+		b.WriteString("depth ratio: n/a\n")
+	}
+	if len(s.SkippedDepths) > 0 {
+		fmt.Fprintf(&b, "skipped depths (beyond the list): %v\n", s.SkippedDepths)
+	}
+	for _, wn := range s.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wn)
+	}
+	for _, t := range s.Thresholds {
+		fmt.Fprintf(&b, "threshold %-15s %-10s limit %s, observed %s (%d samples): %s\n", t.Name, strings.ToUpper(t.Status),
+			fmtThreshold(t, t.Limit), fmtThreshold(t, t.Observed), t.Samples, t.Detail)
+	}
+	fmt.Fprintf(&b, "verdict: %s\n", strings.ToUpper(s.Verdict))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func lat(samples int64, v float64) string {
+	if samples == 0 {
+		return "-"
+	}
+	return fmtMs(v)
+}
+
+func fmtThreshold(t ThresholdResult, v float64) string {
+	if t.Status == StatusNoSamples && v == t.Observed {
+		return "-"
+	}
+	switch t.Unit {
+	case "ms":
+		return fmtMs(v)
+	case "fraction":
+		return fmt.Sprintf("%.2f%%", 100*v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func fmtRate(r RateInfo) string {
+	if r.Spec != "" {
+		return fmt.Sprintf("%s (%.4g/s)", r.Spec, r.PerSecond)
+	}
+	return fmt.Sprintf("%.4g/s", r.PerSecond)
+}
+
+func fmtSeconds(s float64) string {
+	if s == float64(int64(s)) {
+		return fmt.Sprintf("%ds", int64(s))
+	}
+	return fmt.Sprintf("%.3gs", s)
+}

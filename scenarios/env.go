@@ -1,0 +1,234 @@
+package scenarios
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Result is the outcome of one scenario on one binding.
+type Result struct {
+	ID       string        `json:"id"`
+	Title    string        `json:"title"`
+	Area     string        `json:"area"`
+	Level    Level         `json:"level"`
+	Reqs     []string      `json:"requirements"`
+	Quote    string        `json:"quote"`
+	Binding  string        `json:"binding"`
+	Variant  string        `json:"variant"` // "control" or "black-box"
+	Verdict  Verdict       `json:"verdict"`
+	Findings []Finding     `json:"findings,omitempty"`
+	Skip     string        `json:"skipReason,omitempty"`
+	Error    string        `json:"error,omitempty"`
+	Steps    []string      `json:"steps,omitempty"`
+	Requests int           `json:"requests"`
+	Started  time.Time     `json:"started"`
+	Duration time.Duration `json:"durationNanos"`
+}
+
+// Name is the case name: ID and binding.
+func (r *Result) Name() string { return r.ID + " [" + r.Binding + "]" }
+
+// Env is what a running scenario sees: clients for each principal on its
+// binding, the control API, and the finding log.
+type Env struct {
+	ctx      context.Context
+	target   *Target
+	binding  wire.Binding
+	blackBox bool
+	res      *Result
+	by       func(string)
+	mu       sync.Mutex
+	clients  map[string]*wire.Client
+	runID    string
+}
+
+// abort and skip unwind a scenario's Run, like t.FailNow and t.SkipNow.
+type abortSignal struct{ err error }
+type skipSignal struct{ reason string }
+
+// Ctx returns the scenario's context.
+func (e *Env) Ctx() context.Context { return e.ctx }
+
+// Target returns the target.
+func (e *Env) Target() *Target { return e.target }
+
+// Binding returns the binding under test ("" for cross-binding scenarios).
+func (e *Env) Binding() wire.Binding { return e.binding }
+
+// BlackBox reports whether this is the black-box variant.
+func (e *Env) BlackBox() bool { return e.blackBox }
+
+// By narrates a step.
+func (e *Env) By(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	e.res.Steps = append(e.res.Steps, s)
+	if e.by != nil {
+		e.by(s)
+	}
+}
+
+// Report records findings.
+func (e *Env) Report(fs ...Finding) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.res.Findings = append(e.res.Findings, fs...)
+}
+
+// Skip ends the scenario as Skipped.
+func (e *Env) Skip(format string, args ...any) {
+	panic(skipSignal{fmt.Sprintf(format, args...)})
+}
+
+// Check aborts the scenario with a harness error if err is not nil. Use it
+// for failures that prevent checking (transport errors, a control API that
+// refuses), not for verdicts.
+func (e *Env) Check(err error, what string) {
+	if err != nil {
+		panic(abortSignal{fmt.Errorf("%s: %w", what, err)})
+	}
+}
+
+// Abortf aborts the scenario with a harness error.
+func (e *Env) Abortf(format string, args ...any) {
+	panic(abortSignal{fmt.Errorf(format, args...)})
+}
+
+func (e *Env) record(x *wire.Exchange) {
+	e.mu.Lock()
+	e.res.Requests++
+	e.mu.Unlock()
+}
+
+// Client returns principal i's client on binding b ("" = the scenario's
+// binding).
+func (e *Env) Client(b wire.Binding, i int) *wire.Client {
+	if b == "" {
+		b = e.binding
+	}
+	key := fmt.Sprintf("%s/%d", b, i)
+	e.mu.Lock()
+	c := e.clients[key]
+	e.mu.Unlock()
+	if c != nil {
+		return c
+	}
+	c, err := e.target.Client(b, i, e.record)
+	if err != nil {
+		e.Skip("%v", err)
+	}
+	e.mu.Lock()
+	e.clients[key] = c
+	e.mu.Unlock()
+	return c
+}
+
+// A returns the main principal's client on the scenario's binding.
+func (e *Env) A() *wire.Client { return e.Client("", 0) }
+
+// B returns the second principal's client on the scenario's binding.
+func (e *Env) B() *wire.Client { return e.Client("", 1) }
+
+// Control returns the control API (nil in black-box variants).
+func (e *Env) Control() *wire.Control {
+	if e.blackBox {
+		return nil
+	}
+	return e.target.Control
+}
+
+// ID returns a task or context id unique to this run.
+func (e *Env) ID(s string) string { return e.runID + "-" + s }
+
+// RunOptions configures Run.
+type RunOptions struct {
+	Judgement Judgement
+	// By, if set, receives each narrated step (the Ginkgo suite passes By).
+	By func(string)
+	// Timeout bounds one scenario (default 2 minutes).
+	Timeout time.Duration
+}
+
+var runSeq struct {
+	sync.Mutex
+	n int
+}
+
+func nextRunID(id string) string {
+	runSeq.Lock()
+	defer runSeq.Unlock()
+	runSeq.n++
+	short := strings.ToLower(strings.TrimPrefix(id, "LT-"))
+	return fmt.Sprintf("pw%d%03d-%s", time.Now().Unix()%100000, runSeq.n, short)
+}
+
+// Run runs scenario s against t on binding b ("" for cross-binding
+// scenarios) and judges it.
+func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptions) *Result {
+	res := &Result{ID: s.ID, Title: s.Title, Area: s.Area, Level: s.Level, Reqs: s.Reqs, Quote: s.Quote,
+		Binding: string(b), Variant: "control", Started: time.Now()}
+	if s.CrossBinding {
+		res.Binding = "all"
+	}
+	defer func() { res.Duration = time.Since(res.Started) }()
+	if s.Level == Hardened && o.Judgement.Profile != ProfileHardened {
+		res.Verdict, res.Skip = Skipped, "hardened practice: run with --profile hardened"
+		return res
+	}
+	run, needs := s.Run, s.Needs
+	if c, how := t.Missing(s.Needs); c != "" {
+		if s.BlackBox == nil {
+			res.Verdict, res.Skip = Skipped, fmt.Sprintf("needs %s: %s", c, how)
+			return res
+		}
+		if c2, how2 := t.Missing(s.BlackBoxNeeds); c2 != "" {
+			res.Verdict, res.Skip = Skipped, fmt.Sprintf("needs %s: %s", c2, how2)
+			return res
+		}
+		run, needs, res.Variant = s.BlackBox, s.BlackBoxNeeds, "black-box"
+	}
+	_ = needs
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 2 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	e := &Env{ctx: ctx, target: t, binding: b, blackBox: res.Variant == "black-box", res: res, by: o.By,
+		clients: map[string]*wire.Client{}, runID: nextRunID(s.ID)}
+	func() {
+		defer func() {
+			switch r := recover().(type) {
+			case nil:
+			case skipSignal:
+				res.Verdict, res.Skip = Skipped, r.reason
+			case abortSignal:
+				res.Verdict, res.Error = Errored, r.err.Error()
+				if errors.Is(r.err, context.DeadlineExceeded) {
+					res.Error += fmt.Sprintf(" (scenario timeout %s)", timeout)
+				}
+			default:
+				res.Verdict, res.Error = Errored, fmt.Sprintf("harness panic: %v\n%s", r, debug.Stack())
+			}
+		}()
+		run(e)
+	}()
+	if res.Verdict == "" {
+		if o.Judgement.Profile != ProfileHardened {
+			for i, f := range res.Findings {
+				if f.Class == ClassHardened {
+					res.Findings[i].Class = ClassInfo
+					res.Findings[i].Message = "(hardened practice, judged only with --profile hardened) " + f.Message
+				}
+			}
+		}
+		res.Verdict = verdictOf(res.Findings)
+	}
+	return res
+}

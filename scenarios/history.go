@@ -1,0 +1,286 @@
+package scenarios
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// PageRecord is one page of a recorded walk.
+type PageRecord struct {
+	N          int // 1-based
+	Token      string
+	Tasks      []wire.Task
+	Next       string
+	NextState  string // "string", "absent" or "null"
+	PageSize   *int
+	TotalSize  *int
+	TasksShape string
+	Err        *wire.ProtoError
+	Malformed  string
+	X          *wire.Exchange
+}
+
+// IDs returns the ids of the page's tasks.
+func (p PageRecord) IDs() []string {
+	out := make([]string, len(p.Tasks))
+	for i, t := range p.Tasks {
+		out[i] = t.ID
+	}
+	return out
+}
+
+// Write is a change made to the store while a walk was under way.
+type Write struct {
+	Kind   string // insert, move
+	TaskID string
+	// AfterPage is the page after which the write completed (before the
+	// next page was requested).
+	AfterPage int
+	NewTS     time.Time
+}
+
+func (w Write) String() string {
+	return fmt.Sprintf("after page %d: %s %s (status timestamp now %s)", w.AfterPage, w.Kind, w.TaskID, w.NewTS.UTC().Format(time.RFC3339Nano))
+}
+
+// History is a recorded walk: its pages and the writes made during it.
+type History struct {
+	Pages  []PageRecord
+	Writes []Write
+	// End says why the walk stopped if not on nextPageToken ""; EndFinding
+	// is the verdict on it.
+	End        string
+	EndFinding *Finding
+}
+
+// Truth is what a walk must return: the tasks that exist for the whole walk
+// and match its filters.
+type Truth map[string]time.Time // id -> status timestamp
+
+// MovedClass classifies a task written during a walk (design-notes rule 3).
+type MovedClass string
+
+// The classes of a task written during a walk.
+const (
+	Missed     MovedClass = "missed"
+	SeenOld    MovedClass = "seen old"
+	SeenNew    MovedClass = "seen new"
+	SeenBoth   MovedClass = "seen old and new"
+	SeenTwiceN MovedClass = "seen new twice"
+)
+
+// OrderBreak is a place where a later task has a newer timestamp.
+type OrderBreak struct {
+	PrevPage, Page int
+	Prev, Cur      wire.Task
+}
+
+// WalkCheck is the checked outcome of a History against its Truth.
+type WalkCheck struct {
+	// Seen maps each served id to the pages it appeared on.
+	Seen map[string][]int
+	// Duplicates and Missing are unchanged tasks served twice or never
+	// (rule 1). Unexpected are served tasks neither in the truth nor
+	// written during the walk.
+	Duplicates, Missing, Unexpected []string
+	// OrderBreaks lists timestamp increases across the walk (rule 2).
+	OrderBreaks []OrderBreak
+	// TieOrder is "desc", "asc", "mixed" or "" (no ties seen); mixed means
+	// the tie-break is not consistent from page to page.
+	TieOrder string
+	// NoTimestamp lists tasks served without a parseable status.timestamp.
+	NoTimestamp []string
+	// Moved classifies every written task (rule 3).
+	Moved map[string]MovedClass
+}
+
+// CheckWalk applies the walk-history invariants of design-notes.md to h.
+func CheckWalk(h History, truth Truth) WalkCheck {
+	c := WalkCheck{Seen: map[string][]int{}, Moved: map[string]MovedClass{}}
+	written := map[string]Write{}
+	for _, w := range h.Writes {
+		written[w.TaskID] = w
+	}
+	var prev *wire.Task
+	prevPage := 0
+	var ascTies, descTies int
+	for _, p := range h.Pages {
+		for i := range p.Tasks {
+			t := p.Tasks[i]
+			c.Seen[t.ID] = append(c.Seen[t.ID], p.N)
+			if t.TS.IsZero() {
+				c.NoTimestamp = append(c.NoTimestamp, t.ID)
+				continue
+			}
+			if prev != nil {
+				switch {
+				case t.TS.After(prev.TS):
+					c.OrderBreaks = append(c.OrderBreaks, OrderBreak{PrevPage: prevPage, Page: p.N, Prev: *prev, Cur: t})
+				case t.TS.Equal(prev.TS) && t.ID > prev.ID:
+					ascTies++
+				case t.TS.Equal(prev.TS) && t.ID < prev.ID:
+					descTies++
+				}
+			}
+			prev, prevPage = &p.Tasks[i], p.N
+		}
+	}
+	switch {
+	case ascTies > 0 && descTies > 0:
+		c.TieOrder = "mixed"
+	case ascTies > 0:
+		c.TieOrder = "asc"
+	case descTies > 0:
+		c.TieOrder = "desc"
+	}
+	for id, pages := range c.Seen {
+		if w, ok := written[id]; ok {
+			var old, nu int
+			for _, n := range pages {
+				if n <= w.AfterPage {
+					old++
+				} else {
+					nu++
+				}
+			}
+			switch {
+			case old > 0 && nu > 0:
+				c.Moved[id] = SeenBoth
+			case old > 0:
+				c.Moved[id] = SeenOld
+			case nu > 1:
+				c.Moved[id] = SeenTwiceN
+			default:
+				c.Moved[id] = SeenNew
+			}
+			continue
+		}
+		if _, ok := truth[id]; !ok {
+			c.Unexpected = append(c.Unexpected, id)
+		} else if len(pages) > 1 {
+			c.Duplicates = append(c.Duplicates, id)
+		}
+	}
+	for id := range written {
+		if _, ok := c.Seen[id]; !ok {
+			c.Moved[id] = Missed
+		}
+	}
+	for id := range truth {
+		if _, w := written[id]; !w && len(c.Seen[id]) == 0 {
+			c.Missing = append(c.Missing, id)
+		}
+	}
+	sort.Strings(c.Duplicates)
+	sort.Strings(c.Missing)
+	sort.Strings(c.Unexpected)
+	return c
+}
+
+// Witness renders the pages numbered ns (deduplicated, in order) and the
+// writes made before the last of them, as wire transcripts.
+func (h History) Witness(ns ...int) string {
+	want := map[int]bool{}
+	maxN := 0
+	for _, n := range ns {
+		want[n] = true
+		maxN = max(maxN, n)
+	}
+	var b strings.Builder
+	for _, w := range h.Writes {
+		if w.AfterPage < maxN {
+			fmt.Fprintf(&b, "write %s\n", w)
+		}
+	}
+	for _, p := range h.Pages {
+		if !want[p.N] {
+			continue
+		}
+		fmt.Fprintf(&b, "page %d: %s\n", p.N, strings.Join(p.IDs(), " "))
+		if p.X != nil {
+			b.WriteString(p.X.Transcript())
+			b.WriteByte('\n')
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// pagesAround returns the pages between which a task with timestamp ts
+// should have been served: the last page starting at or before ts... in
+// practice the page whose timestamps bracket ts, and its neighbour.
+func (h History) pagesAround(ts time.Time) []int {
+	for i, p := range h.Pages {
+		if len(p.Tasks) == 0 {
+			continue
+		}
+		last := p.Tasks[len(p.Tasks)-1].TS
+		if !last.After(ts) {
+			if i > 0 {
+				return []int{h.Pages[i-1].N, p.N}
+			}
+			return []int{p.N}
+		}
+	}
+	if n := len(h.Pages); n > 0 {
+		return []int{h.Pages[n-1].N}
+	}
+	return nil
+}
+
+// WalkFindings turns a WalkCheck into findings. class is the verdict class
+// for lost or repeated unchanged tasks and order breaks (Fail for the MUST
+// checks, Hardened for the tie checks); reqs are the requirements they
+// rest on. Written tasks are classified as Info, never failed.
+func WalkFindings(h History, truth Truth, c WalkCheck, class Class, reqs []string) []Finding {
+	var fs []Finding
+	mk := func(format string, args ...any) Finding {
+		return Finding{Class: class, Reqs: reqs, Message: fmt.Sprintf(format, args...)}
+	}
+	for _, id := range c.Duplicates {
+		fs = append(fs, mk("task %s, unchanged during the walk, was served %d times (pages %v)", id, len(c.Seen[id]), c.Seen[id]).
+			WithWitness(h.Witness(c.Seen[id]...)))
+	}
+	for _, id := range c.Missing {
+		fs = append(fs, mk("task %s (status timestamp %s), unchanged during the walk, was never served", id, truth[id].UTC().Format(time.RFC3339Nano)).
+			WithWitness(h.Witness(h.pagesAround(truth[id])...)))
+	}
+	for _, ob := range c.OrderBreaks {
+		fs = append(fs, Fail(R("LT-ORDER-1", "LT-ORDER-2"), "task %s (%s) follows %s (%s): status timestamps increase, so the walk is not newest first",
+			ob.Cur.ID, ob.Cur.Timestamp, ob.Prev.ID, ob.Prev.Timestamp).WithWitness(h.Witness(ob.PrevPage, ob.Page)))
+	}
+	if len(c.Unexpected) > 0 {
+		ids := c.Unexpected
+		if len(ids) > 10 {
+			ids = append(ids[:10:10], fmt.Sprintf("... (%d in all)", len(c.Unexpected)))
+		}
+		fs = append(fs, Info(R("LT-RESP-1"), "the walk served tasks the scenario did not create: %s", strings.Join(ids, ", ")))
+	}
+	if len(c.NoTimestamp) > 0 {
+		fs = append(fs, Info(R("LT-ORDER-3"), "%d tasks have no parseable status.timestamp, so their order cannot be checked (timestamp is optional in the proto)", len(c.NoTimestamp)))
+	}
+	var moved []string
+	for id, cl := range c.Moved {
+		moved = append(moved, fmt.Sprintf("%s: %s", id, cl))
+	}
+	if len(moved) > 0 {
+		sort.Strings(moved)
+		fs = append(fs, Info(R("LT-PAGE-3"), "tasks written during the walk (the spec leaves their fate open): %s", strings.Join(moved, "; ")))
+	}
+	return fs
+}
+
+// EndFindings reports a walk that did not end on nextPageToken "".
+func EndFindings(h History) []Finding {
+	if h.EndFinding == nil {
+		return nil
+	}
+	f := *h.EndFinding
+	if n := len(h.Pages); n > 0 && f.Witness == "" {
+		f.Witness = h.Witness(h.Pages[n-1].N)
+	}
+	return []Finding{f}
+}

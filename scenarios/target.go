@@ -1,0 +1,110 @@
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Principal is a named identity and its bearer token.
+type Principal struct {
+	Name, Token string
+}
+
+// Target is the server under test and what the harness may do with it.
+type Target struct {
+	HTTP *http.Client
+	Card *wire.Card
+	// Bindings are the bindings to test (a subset of the card's).
+	Bindings []wire.Binding
+	// Principals: the first is the main caller; the second, if any, is the
+	// foreign principal for scoping and replay checks.
+	Principals []Principal
+	Tenant     string
+	Control    *wire.Control
+	// TokenTTL is the page-token lifetime, if known.
+	TokenTTL time.Duration
+	// Restart restarts the server and returns its (possibly new) card; nil
+	// if the harness cannot restart the target.
+	Restart func(ctx context.Context) (*wire.Card, error)
+	// KeyRotation is true when the control API offers key rotation.
+	KeyRotation bool
+	// BlackBoxText is the message text black-box variants send to create
+	// tasks that stay non-terminal where the agent allows.
+	BlackBoxText string
+}
+
+// Has reports whether the target offers capability c.
+func (t *Target) Has(c Capability) bool {
+	switch c {
+	case NeedControl:
+		return t.Control != nil
+	case NeedSecondPrincipal:
+		return len(t.Principals) >= 2
+	case NeedTokenTTL:
+		return t.TokenTTL > 0 && t.Control != nil
+	case NeedRestart:
+		return t.Restart != nil
+	case NeedBothBindings:
+		_, j := t.Card.Interface(wire.JSONRPC)
+		_, h := t.Card.Interface(wire.HTTPJSON)
+		return j && h
+	case NeedTenant:
+		return t.Tenant != ""
+	case NeedKeyRotation:
+		return t.KeyRotation && t.Control != nil
+	}
+	return false
+}
+
+// Missing returns the first capability of needs the target lacks, with how
+// to provide it.
+func (t *Target) Missing(needs []Capability) (Capability, string) {
+	for _, c := range needs {
+		if !t.Has(c) {
+			return c, howToProvide[c]
+		}
+	}
+	return "", ""
+}
+
+// Client returns a client for principal i on binding b.
+func (t *Target) Client(b wire.Binding, i int, record func(*wire.Exchange)) (*wire.Client, error) {
+	iface, ok := t.Card.Interface(b)
+	if !ok {
+		return nil, fmt.Errorf("the agent card declares no %s 1.0 interface", b)
+	}
+	if i >= len(t.Principals) {
+		return nil, fmt.Errorf("no principal #%d", i+1)
+	}
+	p := t.Principals[i]
+	return &wire.Client{HTTP: t.HTTP, Iface: iface, Principal: p.Name, Token: p.Token, Tenant: t.Tenant, Record: record}, nil
+}
+
+// Prepare fills in what can be learned from the server: the token TTL and
+// key rotation from the control API's info, when not given.
+func (t *Target) Prepare(ctx context.Context) error {
+	if t.HTTP == nil {
+		t.HTTP = &http.Client{Timeout: 30 * time.Second}
+	}
+	if t.BlackBoxText == "" {
+		t.BlackBoxText = "pagewalk conformance probe: keep working"
+	}
+	if t.Control != nil {
+		if t.Control.HTTP == nil {
+			t.Control.HTTP = t.HTTP
+		}
+		info, err := t.Control.Info(ctx)
+		if err != nil {
+			return fmt.Errorf("control API: %w", err)
+		}
+		if t.TokenTTL == 0 && info.TokenTTLSeconds > 0 {
+			t.TokenTTL = time.Duration(info.TokenTTLSeconds) * time.Second
+		}
+		t.KeyRotation = true
+	}
+	return nil
+}

@@ -1,0 +1,211 @@
+package suites
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
+	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
+)
+
+// ReferenceImage is the tag the suite builds the reference image under.
+const ReferenceImage = "pagewalk-reference:suite"
+
+// referencePort is the port the reference listens on inside its container.
+const referencePort = "8080/tcp"
+
+// ReferenceContainer is the reference server running in a container,
+// started by RunReference.
+type ReferenceContainer struct {
+	*testcontainers.DockerContainer
+	opts referenceOptions
+}
+
+type referenceOptions struct {
+	faults       []string
+	principals   []string
+	controlToken string
+	extraArgs    []string
+	logs         io.Writer
+}
+
+// ReferenceOption configures RunReference.
+type ReferenceOption func(*referenceOptions)
+
+// WithFault turns on a reference fault mode in the container.
+func WithFault(name string) ReferenceOption {
+	return func(o *referenceOptions) { o.faults = append(o.faults, name) }
+}
+
+// WithServeArgs passes extra flags to pagewalk serve.
+func WithServeArgs(args ...string) ReferenceOption {
+	return func(o *referenceOptions) { o.extraArgs = append(o.extraArgs, args...) }
+}
+
+// WithLogs copies the container's log to w when it is terminated.
+func WithLogs(w io.Writer) ReferenceOption { return func(o *referenceOptions) { o.logs = w } }
+
+var buildOnce struct {
+	sync.Mutex
+	done bool
+}
+
+// ModuleRoot returns the directory holding pagewalk's go.mod.
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("not inside the pagewalk module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// BuildReferenceImage builds the reference image FROM scratch: a static
+// CGO_ENABLED=0 pagewalk binary and the repository's Dockerfile, with no
+// pull. It builds once per process.
+func BuildReferenceImage(ctx context.Context) error {
+	buildOnce.Lock()
+	defer buildOnce.Unlock()
+	if buildOnce.done {
+		return nil
+	}
+	root, err := ModuleRoot()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "pagewalk-image-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pagewalk"), "./cmd/pagewalk")
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the static pagewalk binary: %v\n%s", err, out)
+	}
+	df, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), df, 0o644); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(dir, "data"), 0o755); err != nil {
+		return err
+	}
+	// A fresh provider: BuildImage closes its client when done.
+	p, err := testcontainers.NewDockerProvider()
+	if err != nil {
+		return err
+	}
+	repo, tag, _ := strings.Cut(ReferenceImage, ":")
+	_, err = p.BuildImage(ctx, &testcontainers.ContainerRequest{FromDockerfile: testcontainers.FromDockerfile{
+		Context: dir, Repo: repo, Tag: tag, KeepImage: true,
+	}})
+	if err != nil {
+		return fmt.Errorf("building %s: %w", ReferenceImage, err)
+	}
+	buildOnce.done = true
+	return nil
+}
+
+// DockerAvailable reports whether a Docker engine answers.
+func DockerAvailable(ctx context.Context) error {
+	p, err := testcontainers.ProviderDefault.GetProvider()
+	if err != nil {
+		return err
+	}
+	return p.Health(ctx)
+}
+
+// RunReference builds the reference image if needed and starts it, with
+// ports bound on loopback only and the control API on. It waits for
+// /healthz.
+func RunReference(ctx context.Context, opts ...ReferenceOption) (*ReferenceContainer, error) {
+	o := referenceOptions{
+		principals:   []string{"alice=alice-token", "bob=bob-token"},
+		controlToken: "ctl",
+	}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := BuildReferenceImage(ctx); err != nil {
+		return nil, err
+	}
+	args := []string{"--db", "/data/pagewalk.db", "--control-token", o.controlToken}
+	for _, p := range o.principals {
+		args = append(args, "--principal", p)
+	}
+	for _, f := range o.faults {
+		args = append(args, "--fault", f)
+	}
+	args = append(args, o.extraArgs...)
+	port := network.MustParsePort(referencePort)
+	ctr, err := testcontainers.Run(ctx, ReferenceImage,
+		testcontainers.WithExposedPorts(referencePort),
+		testcontainers.WithCmdArgs(args...),
+		testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
+			hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: "0"}}}
+		}),
+		testcontainers.WithLabels(map[string]string{"dev.pagewalk.role": "reference"}),
+		testcontainers.WithWaitStrategy(wait.ForHTTP("/healthz").WithPort(referencePort).WithForcedIPv4LocalHost().
+			WithStartupTimeout(60*time.Second)),
+	)
+	if err != nil {
+		if ctr != nil {
+			ctr.Terminate(context.Background())
+		}
+		return nil, fmt.Errorf("starting %s: %w", ReferenceImage, err)
+	}
+	return &ReferenceContainer{DockerContainer: ctr, opts: o}, nil
+}
+
+// BaseURL returns the reference's base URL on the host (it changes after a
+// restart, because Docker maps a new host port).
+func (c *ReferenceContainer) BaseURL(ctx context.Context) (string, error) {
+	ep, err := c.PortEndpoint(ctx, referencePort, "http")
+	if err != nil {
+		return "", err
+	}
+	return ep, nil
+}
+
+// Restart stops and starts the container; its data directory survives.
+func (c *ReferenceContainer) Restart(ctx context.Context) error {
+	timeout := 10 * time.Second
+	if err := c.Stop(ctx, &timeout); err != nil {
+		return fmt.Errorf("stopping the reference container: %w", err)
+	}
+	if err := c.Start(ctx); err != nil {
+		return fmt.Errorf("starting the reference container again: %w", err)
+	}
+	return nil
+}
+
+// Close terminates the container (keeping the image), copying its log to
+// the WithLogs writer first.
+func (c *ReferenceContainer) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if c.opts.logs != nil {
+		if rc, err := c.Logs(ctx); err == nil {
+			io.Copy(c.opts.logs, rc)
+			rc.Close()
+		}
+	}
+	return c.Terminate(ctx)
+}

@@ -1,0 +1,89 @@
+package suites
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/pagewalk/pagewalk/reference"
+)
+
+// InProcessReference is the reference server running inside the test
+// process: the fallback when no Docker engine is available, and the fast
+// path for most kill-matrix rows. This is the one place the harness imports
+// the reference package.
+type InProcessReference struct {
+	mu   sync.Mutex
+	srv  *reference.Server
+	opts []reference.Option
+	addr string
+	dir  string
+}
+
+// StartInProcess starts the reference server on 127.0.0.1 with a file
+// database (so it can be restarted) and the control API on.
+func StartInProcess(faults ...string) (*InProcessReference, error) {
+	dir, err := os.MkdirTemp("", "pagewalk-ref-")
+	if err != nil {
+		return nil, err
+	}
+	opts := []reference.Option{
+		reference.WithDB(filepath.Join(dir, "pagewalk.db")),
+		reference.WithPrincipal("alice", "alice-token"),
+		reference.WithPrincipal("bob", "bob-token"),
+		reference.WithControlToken("ctl"),
+	}
+	for _, f := range faults {
+		opts = append(opts, reference.WithFaults(reference.Fault(f)))
+	}
+	p := &InProcessReference{opts: opts, addr: "127.0.0.1:0", dir: dir}
+	if err := p.start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *InProcessReference) start() error {
+	srv, err := reference.New(p.opts...)
+	if err != nil {
+		return err
+	}
+	u, err := srv.Listen(p.addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	p.srv = srv
+	p.addr = u[len("http://"):]
+	return nil
+}
+
+// BaseURL returns the server's base URL.
+func (p *InProcessReference) BaseURL(context.Context) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return "http://" + p.addr, nil
+}
+
+// Restart shuts the server down gracefully and starts it again on the same
+// address and database.
+func (p *InProcessReference) Restart(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.srv.Shutdown(ctx); err != nil {
+		return fmt.Errorf("in-process reference shutdown: %w", err)
+	}
+	return p.start()
+}
+
+// Close stops the server and removes its database.
+func (p *InProcessReference) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	err := p.srv.Close()
+	os.RemoveAll(p.dir)
+	return err
+}
