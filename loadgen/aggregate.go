@@ -46,6 +46,7 @@ type depthAgg struct {
 	depth      int
 	last       bool
 	corrected  *hdr.Histogram
+	lag        *hdr.Histogram
 	intervals  map[int64]*hdr.Histogram
 	metrics    vegeta.Metrics
 	attacks    map[string]bool
@@ -103,7 +104,7 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 
 	da := a.depths[d]
 	if da == nil {
-		da = &depthAgg{depth: d, corrected: hdr.New(hdrLowest, hdrHighest, hdrDigits),
+		da = &depthAgg{depth: d, corrected: hdr.New(hdrLowest, hdrHighest, hdrDigits), lag: hdr.New(hdrLowest, hdrHighest, hdrDigits),
 			attacks: map[string]bool{}, gens: map[string]bool{}, errorKinds: map[string]int64{}}
 		if a.logInterval > 0 {
 			da.intervals = map[int64]*hdr.Histogram{}
@@ -123,9 +124,11 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	da.requests++
 	da.metrics.Add(res)
 	intended := n.Intended(res.Seq)
-	if res.Timestamp.Sub(intended) > LateAfter(n.Rate.Interval()) {
+	lag := res.Timestamp.Sub(intended)
+	if lag > LateAfter(n.Rate.Interval()) {
 		da.late++
 	}
+	_ = da.lag.RecordValue(min(max(int64(lag), 0), hdrHighest))
 	if k := ErrorKind(res); k != "" {
 		da.errorKinds[k]++
 		return nil
@@ -234,6 +237,7 @@ func (da *depthAgg) stats(attacks map[string]*attackState) DepthStats {
 		s.ThroughputPerSecond = float64(da.successes) / span.Seconds()
 	}
 	s.Corrected = latencyOf(da.corrected)
+	s.SendLag = latencyOf(da.lag)
 	m := da.metrics
 	m.Close()
 	s.Vegeta = VegetaStats{

@@ -81,6 +81,9 @@ func (o *Output) Close() error {
 	o.tmp = nil
 	err := errors.Join(o.bw.Flush(), f.Sync(), f.Close())
 	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
 		err = os.Rename(f.Name(), filepath.Join(o.dir, ResultsFile))
 	}
 	if err != nil {

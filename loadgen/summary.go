@@ -113,6 +113,10 @@ type DepthStats struct {
 	// Corrected is the HDR histogram of successful requests, timed from
 	// the intended send time (coordinated omission corrected).
 	Corrected Latency `json:"corrected"`
+	// SendLag is how far behind its intended time each request was sent
+	// (all requests): the generator's own timer slack and backlog, which
+	// Corrected includes and Vegeta does not.
+	SendLag Latency `json:"sendLag"`
 	// Vegeta is vegeta's own uncorrected Metrics over all results.
 	Vegeta VegetaStats `json:"vegeta"`
 }

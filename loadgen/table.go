@@ -26,15 +26,15 @@ func (s *Summary) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "harvest: %d pages walked (%s), %d walk(s), token TTL %s\n", h.Pages, last, h.Walks, fmtSeconds(h.TokenTTL))
 	}
-	b.WriteString("latency from the intended send time (coordinated omission corrected, HDR); vegeta = uncorrected, from the actual send\n\n")
+	b.WriteString("latency from the intended send time (coordinated omission corrected, HDR); lag = send lag behind the schedule; vegeta = uncorrected, from the actual send\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "depth\treqs\texpect\tdrop\tlate\terrs\tp50\tp90\tp99\tp99.9\tmax\tthru/s\t|\tvegeta p50\tp99\tmax\t")
+	fmt.Fprintln(tw, "depth\treqs\texpect\tdrop\tlate\terrs\tp50\tp90\tp99\tp99.9\tmax\tthru/s\tlag p99\t|\tvegeta p50\tp99\tmax\t")
 	for _, d := range s.Depths {
 		c, v := d.Corrected, d.Vegeta
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.1f\t|\t%s\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t|\t%s\t%s\t%s\t\n",
 			d.Label, d.Requests, d.Expected, d.Dropped, d.Late, d.Errors,
 			lat(c.Samples, c.P50Ms), lat(c.Samples, c.P90Ms), lat(c.Samples, c.P99Ms), lat(c.Samples, c.P999Ms), lat(c.Samples, c.MaxMs),
-			d.ThroughputPerSecond, lat(v.Requests, v.P50Ms), lat(v.Requests, v.P99Ms), lat(v.Requests, v.MaxMs))
+			d.ThroughputPerSecond, lat(d.SendLag.Samples, d.SendLag.P99Ms), lat(v.Requests, v.P50Ms), lat(v.Requests, v.P99Ms), lat(v.Requests, v.MaxMs))
 	}
 	tw.Flush()
 	for _, d := range s.Depths {

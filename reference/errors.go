@@ -75,6 +75,8 @@ type Error struct {
 	// Code overrides the JSON-RPC code (used only by the wrong-error-code
 	// fault).
 	Code int
+	// cause is the hidden underlying error of an internal error, for the log.
+	cause error
 }
 
 // Error returns the message.
@@ -135,5 +137,5 @@ func asError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	return &Error{Kind: KindInternal, Message: "internal error"}
+	return &Error{Kind: KindInternal, Message: "internal error", cause: err}
 }

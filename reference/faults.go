@@ -40,6 +40,7 @@ type behaviour struct {
 	artifactsEmptyArray, artifactsByDefault, historyIgnored, negativeHistoryAccepted bool
 	// page size and totals
 	pageSizeUnchecked, pageSizeZeroAsDefault, totalSizeWrong, tasksNullWhenEmpty bool
+	defaultPageSize100                                                           bool
 	// filters, scope and errors
 	exclusiveAfter, wrongErrorCode, getTaskCrossPrincipal, filterIgnoredOnHTTP bool
 	unscopedList, unscopedTenant                                               bool
@@ -96,6 +97,8 @@ var faultTable = []FaultInfo{
 		apply: func(b *behaviour) { b.pageSizeUnchecked = true }},
 	{Name: "pagesize-zero-as-default", Summary: "an explicit pageSize 0 is treated as unset (50)",
 		apply: func(b *behaviour) { b.pageSizeZeroAsDefault = true }},
+	{Name: "wrong-default-page-size", Summary: "an unset pageSize serves 100 tasks instead of at most 50",
+		apply: func(b *behaviour) { b.defaultPageSize100 = true }},
 	{Name: "total-size-wrong", Summary: "totalSize is one more than the number of matching tasks",
 		apply: func(b *behaviour) { b.totalSizeWrong = true }},
 	{Name: "tasks-null-when-empty", Summary: "tasks is null instead of [] when nothing matches",

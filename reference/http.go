@@ -261,6 +261,9 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) writeRPCError(w http.ResponseWriter, rc *reqInfo, id json.RawMessage, e *Error, status int) {
+	if e.Kind == KindInternal && e.cause != nil {
+		s.log.Error("internal error", "err", e.cause)
+	}
 	rc.errCode = e.RPCCode()
 	if len(id) == 0 {
 		id = json.RawMessage("null")
@@ -424,6 +427,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 
 // writeRESTError writes a google.rpc.Status body (LT-ERR-6).
 func (s *Server) writeRESTError(w http.ResponseWriter, rc *reqInfo, e *Error, status int) {
+	if e.Kind == KindInternal && e.cause != nil {
+		s.log.Error("internal error", "err", e.cause)
+	}
 	if status == 0 {
 		status = e.HTTPStatus()
 	}

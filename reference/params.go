@@ -216,6 +216,8 @@ func parseList(src paramSource, b *behaviour) (ListParams, *Error) {
 	}
 	p.PageSize, p.PageSizeSet = int(n), set
 	switch {
+	case !set && b.defaultPageSize100:
+		p.PageSize = MaxPageSize
 	case !set:
 		p.PageSize = DefaultPageSize
 	case b.pageSizeUnchecked:

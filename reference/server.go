@@ -259,6 +259,9 @@ func (s *Server) listTasks(ctx context.Context, rc *reqInfo, p ListParams, bindi
 	if len(rows) > limit {
 		rows = rows[:limit]
 	}
+	if len(rows) == 0 {
+		more = false // pageSize 0 under the pagesize-unchecked fault
+	}
 	if early {
 		rows, more = rows[:limit-1], false
 	}
@@ -347,9 +350,6 @@ func (s *Server) renderTask(ctx context.Context, r taskRow, historyLength int, h
 // rpcErr converts err to an *Error and applies the wrong-error-code fault.
 func (s *Server) rpcErr(err error) *Error {
 	e := asError(err)
-	if e.Kind == KindInternal {
-		s.log.Error("internal error", "err", err)
-	}
 	if s.b.wrongErrorCode && e.Kind == KindInvalidParams {
 		c := *e
 		c.Code = -32600

@@ -78,7 +78,9 @@ func OpenStore(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("--db: empty path; give a file path or :memory:")
 	}
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(off)"
+	// temp_store(MEMORY): the scratch image has no /tmp, and large seeds spill
+	// statement journals to temp files otherwise.
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(off)&_pragma=temp_store(MEMORY)"
 	s := &Store{}
 	if path == ":memory:" {
 		db, err := sql.Open("sqlite", "file::memory:?"+pragmas)

@@ -232,3 +232,11 @@ func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptio
 	}
 	return res
 }
+
+// resetClients drops cached clients, after the target's card changed (a
+// restart moves the server).
+func (e *Env) resetClients() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.clients = map[string]*wire.Client{}
+}

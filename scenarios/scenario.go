@@ -35,7 +35,8 @@ const (
 	NeedRestart Capability = "restart"
 	// NeedBothBindings: the card declares JSON-RPC and HTTP+JSON.
 	NeedBothBindings Capability = "both-bindings"
-	// NeedTenant: a --tenant whose boundary the server enforces.
+	// NeedTenant: a second tenant (--other-tenant) whose boundary the server
+	// enforces.
 	NeedTenant Capability = "tenant"
 	// NeedKeyRotation: the control API's key rotation.
 	NeedKeyRotation Capability = "key-rotation"
@@ -48,7 +49,7 @@ var howToProvide = map[Capability]string{
 	NeedTokenTTL:        "give --token-ttl or a control API that reports tokenTtlSeconds, plus a controllable clock",
 	NeedRestart:         "run against the reference launcher (no --target), which can restart the server",
 	NeedBothBindings:    "the Agent Card must declare both JSONRPC and HTTP+JSON 1.0 interfaces",
-	NeedTenant:          "give --tenant T for a tenant the server scopes separately",
+	NeedTenant:          "give --other-tenant T, a second tenant the principal may use and the server scopes separately",
 	NeedKeyRotation:     "the control API must offer POST /keys:rotate",
 }
 

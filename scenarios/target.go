@@ -24,7 +24,10 @@ type Target struct {
 	// foreign principal for scoping and replay checks.
 	Principals []Principal
 	Tenant     string
-	Control    *wire.Control
+	// OtherTenant is a second tenant the main principal may use, whose
+	// tasks must not appear under Tenant (and vice versa).
+	OtherTenant string
+	Control     *wire.Control
 	// TokenTTL is the page-token lifetime, if known.
 	TokenTTL time.Duration
 	// Restart restarts the server and returns its (possibly new) card; nil
@@ -53,7 +56,7 @@ func (t *Target) Has(c Capability) bool {
 		_, h := t.Card.Interface(wire.HTTPJSON)
 		return j && h
 	case NeedTenant:
-		return t.Tenant != ""
+		return t.OtherTenant != "" && t.OtherTenant != t.Tenant
 	case NeedKeyRotation:
 		return t.KeyRotation && t.Control != nil
 	}

@@ -50,6 +50,7 @@ var killRows = []killRow{
 	{Fault: "negative-history-accepted", Breaks: []string{"LT-HIST-6"}},
 	{Fault: "pagesize-unchecked", Breaks: []string{"LT-ERR-1", "LT-REQ-4"}},
 	{Fault: "pagesize-zero-as-default", Breaks: []string{"LT-REQ-4"}},
+	{Fault: "wrong-default-page-size", Breaks: []string{"LT-REQ-4", "LT-REQ-9"}},
 	{Fault: "total-size-wrong", Breaks: []string{"LT-RESP-6"}},
 	{Fault: "tasks-null-when-empty", Breaks: []string{"LT-RESP-1", "LT-RESP-7"}},
 	{Fault: "exclusive-timestamp-after", Breaks: []string{"LT-TSA-2"}},
@@ -195,7 +196,13 @@ func TestKillMatrix(t *testing.T) {
 		}
 		for _, r := range rr.results {
 			if r.Verdict == scenarios.Errored {
-				t.Errorf("%s: %s errored: %s", rr.row.Fault, r.Name(), r.Error)
+				// A broken server may stop a check from finishing; that fails
+				// the run, but only a legal variant must never cause it.
+				if rr.row.Legal {
+					t.Errorf("legal variant %s: %s errored: %s", rr.row.Fault, r.Name(), r.Error)
+				} else {
+					t.Logf("%s: %s errored: %s", rr.row.Fault, r.Name(), r.Error)
+				}
 			}
 		}
 		if rr.row.Legal {

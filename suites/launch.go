@@ -75,9 +75,10 @@ func ReferenceTarget(ctx context.Context, ref Reference, hc *http.Client) (*scen
 	}
 	t := &scenarios.Target{
 		HTTP: hc, Card: card,
-		Bindings:   []wire.Binding{wire.JSONRPC, wire.HTTPJSON},
-		Principals: []scenarios.Principal{{Name: "alice", Token: "alice-token"}, {Name: "bob", Token: "bob-token"}},
-		Control:    &wire.Control{HTTP: hc, URL: card.ControlURL, Token: "ctl"},
+		Bindings:    []wire.Binding{wire.JSONRPC, wire.HTTPJSON},
+		Principals:  []scenarios.Principal{{Name: "alice", Token: "alice-token"}, {Name: "bob", Token: "bob-token"}},
+		OtherTenant: "tenant-b",
+		Control:     &wire.Control{HTTP: hc, URL: card.ControlURL, Token: "ctl"},
 	}
 	t.Restart = func(ctx context.Context) (*wire.Card, error) {
 		if err := ref.Restart(ctx); err != nil {

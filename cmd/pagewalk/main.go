@@ -33,6 +33,8 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(serveCmd())
+	root.AddCommand(loadCmd())
+	root.AddCommand(reportCmd())
 	if err := root.Execute(); err != nil {
 		code := 2
 		var ee *exitError

@@ -15,7 +15,7 @@ type Binding string
 
 // The bindings pagewalk speaks.
 const (
-	JSONRPC Binding = "jsonrpc"
+	JSONRPC  Binding = "jsonrpc"
 	HTTPJSON Binding = "http"
 )
 

@@ -63,6 +63,8 @@ type ProtoError struct {
 	// Envelope describes what was wrong with the error body itself, if
 	// anything ("" when it was well-formed for its binding).
 	Envelope string
+	// UntypedDetail is true when a detail object lacks its @type key.
+	UntypedDetail bool
 }
 
 func (e *ProtoError) Error() string {
@@ -207,8 +209,8 @@ func parseStatusError(status int, body []byte) *ProtoError {
 func readDetails(pe *ProtoError, details []map[string]json.RawMessage) {
 	for _, d := range details {
 		var typ string
-		if json.Unmarshal(d["@type"], &typ) != nil {
-			pe.Envelope = "a detail object has no @type"
+		if json.Unmarshal(d["@type"], &typ) != nil || typ == "" {
+			pe.UntypedDetail = true
 			continue
 		}
 		switch typ {

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pagewalk/pagewalk/loadgen"
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+)
+
+// thresholdFlags are the CI gates shared by load and report merge.
+type thresholdFlags struct {
+	maxRatio     float64
+	maxP99       time.Duration
+	maxErrorRate float64
+}
+
+func (t *thresholdFlags) register(f *pflag.FlagSet) {
+	d := loadgen.DefaultThresholds
+	f.Float64Var(&t.maxRatio, "max-depth-ratio", d.MaxDepthRatio, "fail when p99(deepest depth)/p99(first depth), coordinated-omission corrected, exceeds this (0: off)")
+	f.DurationVar(&t.maxP99, "max-p99", 0, "fail when any depth's corrected p99 exceeds this duration, e.g. 50ms (0: off)")
+	f.Float64Var(&t.maxErrorRate, "max-error-rate", d.MaxErrorRate, "fail when any depth's errors/requests exceeds this fraction (negative: off)")
+}
+
+func (t *thresholdFlags) thresholds() (loadgen.Thresholds, error) {
+	switch {
+	case t.maxRatio < 0:
+		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: must be 0 (off) or positive, got %g", t.maxRatio)
+	case t.maxRatio > 0 && t.maxRatio < 1:
+		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: a ratio below 1 would demand deep pages be faster than the first, got %g", t.maxRatio)
+	case t.maxP99 < 0:
+		return loadgen.Thresholds{}, fmt.Errorf("--max-p99: must be 0 (off) or positive, got %s", t.maxP99)
+	case t.maxErrorRate > 1:
+		return loadgen.Thresholds{}, fmt.Errorf("--max-error-rate: a fraction from 0 to 1 (negative: off), got %g", t.maxErrorRate)
+	}
+	return loadgen.Thresholds{MaxDepthRatio: t.maxRatio, MaxP99: t.maxP99, MaxErrorRate: t.maxErrorRate}, nil
+}
+
+// usage wraps a bad-flag or setup error as exit code 2.
+func usage(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// verdictExit turns a failing summary into exit code 1.
+func verdictExit(s *loadgen.Summary) error {
+	if s.Passed() {
+		return nil
+	}
+	var why []string
+	for _, t := range s.Thresholds {
+		if t.Status != loadgen.StatusPass {
+			why = append(why, t.Name+" "+t.Status)
+		}
+	}
+	if len(why) == 0 {
+		why = append(why, "no results")
+	}
+	return &exitError{code: 1, err: fmt.Errorf("verdict FAIL: %s", strings.Join(why, ", "))}
+}
+
+// writeJSON writes the summary to path atomically ("-" is stdout).
+func writeJSON(path string, s *loadgen.Summary, stdout io.Writer) error {
+	b, err := s.JSON()
+	if err != nil {
+		return err
+	}
+	if path == "-" {
+		_, err := stdout.Write(b)
+		return err
+	}
+	if err := loadgen.WriteFileAtomic(path, b); err != nil {
+		return usage("--json: %v", err)
+	}
+	return nil
+}
+
+func loadCmd() *cobra.Command {
+	var (
+		target, bindingName, principal, controlURL, controlToken string
+		contextID, status, rateSpec, depthSpec, jsonPath, outDir string
+		generator, progressMode                                  string
+		seed, pageSize, historyLength, maxPages                  int
+		tokenTTL, duration, timeout                              time.Duration
+		th                                                       thresholdFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "load",
+		Short: "Measure ListTasks latency per page depth and judge the depth cost",
+		Long: `Measure per-page ListTasks latency at depth with vegeta, open loop.
+
+load walks the target's list as one principal and keeps, for each page depth,
+the exact request that fetches that page (depth d carries the token returned
+by page d-1). It then runs one open-loop attack per depth (default depths 1,
+10, 100, 1000 and the last page) at --rate for --duration each, records
+latency from the intended send time in an HDR histogram (coordinated omission
+corrected) beside vegeta's own uncorrected figures, and judges the depth
+cost: the least-squares slope and the ratio p99(deepest)/p99(first page).
+
+Exit codes: 0 every threshold passed; 1 a threshold was breached or had no
+samples to judge; 2 bad flags or a setup error (discovery, seeding, harvest).
+
+See docs/load.md.`,
+		Example: `  pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token \
+      --control-token ctl --seed 1000000 --rate 100 --duration 10s --out load-out --json load.json
+  pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token --binding http \
+      --depths 1,500,last --max-p99 50ms
+  # one of three generators sharing 150/s:
+  pagewalk load --target http://sut:8080 --principal alice=alice-token --rate 150/3s --out /results/gen-0`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Validate every flag before touching the network.
+			if target == "" {
+				return usage("--target: required (the agent's base URL or its Agent Card URL)")
+			}
+			if _, err := wire.CardURL(target); err != nil {
+				return usage("%v", err)
+			}
+			var binding wire.Binding
+			switch strings.ToLower(bindingName) {
+			case "jsonrpc", "json-rpc":
+				binding = wire.JSONRPC
+			case "http", "http+json", "rest":
+				binding = wire.HTTPJSON
+			default:
+				return usage("--binding: want jsonrpc or http, got %q", bindingName)
+			}
+			pname, ptoken, ok := strings.Cut(principal, "=")
+			if principal == "" || !ok || pname == "" || ptoken == "" {
+				return usage("--principal: want NAME=TOKEN (the principal whose list is walked and its bearer token), got %q", principal)
+			}
+			rate, err := loadgen.ParseRate(rateSpec)
+			if err != nil {
+				return usage("--rate: %v", err)
+			}
+			depths, err := loadgen.ParseDepths(depthSpec)
+			if err != nil {
+				return usage("--depths: %v", err)
+			}
+			thresholds, err := th.thresholds()
+			if err != nil {
+				return usage("%v", err)
+			}
+			switch {
+			case seed < 0:
+				return usage("--seed: must be 0 (no seeding) or positive, got %d", seed)
+			case pageSize < 1:
+				return usage("--page-size: must be at least 1, got %d", pageSize)
+			case historyLength < -1:
+				return usage("--history-length: must be -1 (unset) or at least 0, got %d", historyLength)
+			case maxPages < 1:
+				return usage("--max-pages: must be at least 1, got %d", maxPages)
+			case tokenTTL < 0:
+				return usage("--token-ttl: must be positive (or 0 to ask the control API), got %s", tokenTTL)
+			case duration <= 0:
+				return usage("--duration: must be positive, got %s", duration)
+			case timeout <= 0:
+				return usage("--timeout: must be positive, got %s", timeout)
+			case generator != "" && !loadgen.ValidGenerator(generator):
+				return usage("--generator: %q must be 1-100 characters from letters, digits and . _ : @ + -", generator)
+			case controlURL != "" && !strings.HasPrefix(controlURL, "http://") && !strings.HasPrefix(controlURL, "https://"):
+				return usage("--control: want the control API's http(s) base URL, e.g. http://127.0.0.1:8080/control, got %q", controlURL)
+			}
+			var tty bool
+			switch progressMode {
+			case "auto":
+				tty = term.IsTerminal(int(os.Stderr.Fd()))
+			case "bar":
+				tty = true
+			case "lines", "none":
+			default:
+				return usage("--progress: want auto, bar, lines or none, got %q", progressMode)
+			}
+			if jsonPath != "" && jsonPath != "-" {
+				if st, err := os.Stat(jsonPath); err == nil && st.IsDir() {
+					return usage("--json: %s is a directory", jsonPath)
+				}
+			}
+			progress := loadgen.NoProgress
+			if progressMode != "none" {
+				progress = loadgen.NewProgress(cmd.ErrOrStderr(), tty, 5*time.Second)
+			}
+
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			hc := &http.Client{Timeout: timeout}
+
+			card, err := wire.Discover(ctx, hc, target)
+			if err != nil {
+				return usage("--target: %v", err)
+			}
+			iface, ok := card.Interface(binding)
+			if !ok {
+				return usage("--binding %s: the agent card at %s offers no %s interface with protocolVersion %s", bindingName, card.URL, binding, wire.ProtocolVersion)
+			}
+			client := &wire.Client{HTTP: hc, Iface: iface, Principal: pname, Token: ptoken}
+
+			var ctl *wire.Control
+			if controlURL == "" {
+				controlURL = card.ControlURL
+			}
+			if controlURL != "" && controlToken != "" {
+				ctl = &wire.Control{HTTP: &http.Client{Timeout: 10 * time.Minute}, URL: controlURL, Token: controlToken}
+			}
+			if seed > 0 && ctl == nil {
+				if controlURL == "" {
+					return usage("--seed: needs a control API; the agent card declares none, so give --control URL and --control-token")
+				}
+				return usage("--seed: needs --control-token for the control API at %s", controlURL)
+			}
+			ttl := tokenTTL
+			if ttl == 0 && ctl != nil {
+				info, err := ctl.Info(ctx)
+				if err != nil {
+					return usage("control API: %v (give --token-ttl to skip asking)", err)
+				}
+				if info.TokenTTLSeconds > 0 {
+					ttl = time.Duration(info.TokenTTLSeconds) * time.Second
+				}
+			}
+			if ttl == 0 {
+				ttl = loadgen.DefaultTokenTTL
+			}
+			seeded := 0
+			if seed > 0 {
+				progress.Logf("seeding %d tasks for %s through %s (batches of %d)", seed, pname, controlURL, loadgen.SeedBatch)
+				seeded, err = loadgen.Seed(ctx, ctl, loadgen.SeedSpec{Count: seed, Owner: pname, Tenant: iface.Tenant,
+					ContextID: contextID, State: status}, progress)
+				if err != nil {
+					return usage("--seed: %v", err)
+				}
+			}
+
+			hopts := []loadgen.HarvestOption{loadgen.WithDepths(depths), loadgen.WithPageSize(pageSize), loadgen.WithHistoryLength(historyLength),
+				loadgen.WithMaxPages(maxPages), loadgen.WithTokenTTL(ttl, 0), loadgen.WithHarvestProgress(progress)}
+			filters := map[string]string{}
+			if contextID != "" {
+				hopts = append(hopts, loadgen.WithContextID(contextID))
+				filters["contextId"] = contextID
+			}
+			if status != "" {
+				hopts = append(hopts, loadgen.WithStatus(status))
+				filters["status"] = status
+			}
+			if len(filters) == 0 {
+				filters = nil
+			}
+			h := loadgen.NewHarvester(client, hopts...)
+			ropts := []loadgen.Option{loadgen.WithRate(rate), loadgen.WithDuration(duration), loadgen.WithTimeout(timeout),
+				loadgen.WithThresholds(thresholds), loadgen.WithProgress(progress), loadgen.WithGenerator(generator),
+				loadgen.WithDescription(target, pname, filters, seeded, "pagewalk "+version)}
+			var out *loadgen.Output
+			if outDir != "" {
+				if out, err = loadgen.CreateOutput(outDir); err != nil {
+					return usage("%v", err)
+				}
+				defer out.Abort()
+				ropts = append(ropts, loadgen.WithOutput(out))
+			}
+			runner := loadgen.NewRunner(h, ropts...)
+			if err := runner.Validate(); err != nil {
+				return usage("%v", err)
+			}
+			s, err := runner.Run(ctx)
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return usage("interrupted; no results written")
+				}
+				return usage("%v", err)
+			}
+			if out != nil {
+				if err := out.Close(); err != nil {
+					return usage("--out: %v", err)
+				}
+				if err := out.WriteSummary(s); err != nil {
+					return usage("--out: %v", err)
+				}
+			}
+			if err := s.WriteText(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			if jsonPath != "" {
+				if err := writeJSON(jsonPath, s, cmd.OutOrStdout()); err != nil {
+					return err
+				}
+			}
+			return verdictExit(s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&target, "target", "", "the agent's base URL or Agent Card URL (required)")
+	f.StringVar(&bindingName, "binding", "jsonrpc", "protocol binding to load: jsonrpc or http (HTTP+JSON)")
+	f.StringVar(&principal, "principal", "", "NAME=TOKEN: the principal whose list is walked, and its bearer token (required)")
+	f.StringVar(&controlURL, "control", "", "control API base URL (default: from the agent card's control extension)")
+	f.StringVar(&controlToken, "control-token", "", "bearer token of the control API (needed for --seed and to read the token TTL)")
+	f.IntVar(&seed, "seed", 0, "first generate this many tasks for the principal through the control API (batches of 100,000)")
+	f.IntVar(&pageSize, "page-size", 100, "pageSize of every ListTasks request")
+	f.StringVar(&contextID, "context-id", "", "filter the list by this contextId (seeded tasks get it too)")
+	f.StringVar(&status, "status", "", "filter the list by this TaskState, e.g. TASK_STATE_COMPLETED (seeded tasks get it too)")
+	f.IntVar(&historyLength, "history-length", 0, "historyLength of every request (-1: leave unset)")
+	f.IntVar(&maxPages, "max-pages", loadgen.DefaultMaxPages, "stop harvesting after this many pages (the deepest then stands in for the last page)")
+	f.DurationVar(&tokenTTL, "token-ttl", 0, "page-token lifetime; tokens are harvested again before they expire (0: ask the control API, else 10m)")
+	f.StringVar(&rateSpec, "rate", "50", "open-loop request rate per depth: N per second, or N/DURATION (150/3s is a third of 150/s)")
+	f.DurationVar(&duration, "duration", loadgen.DefaultDuration, "attack duration per depth")
+	f.StringVar(&depthSpec, "depths", loadgen.DefaultDepths.String(), "page depths to attack, comma-separated; \"last\" is the list's last page; depths beyond the list are skipped")
+	f.DurationVar(&timeout, "timeout", loadgen.DefaultTimeout, "per-request timeout")
+	f.StringVar(&jsonPath, "json", "", "write the JSON summary to this file (- for stdout, after the table)")
+	f.StringVar(&outDir, "out", "", "write results.bin (vegeta gob results), depth-N.hlog (HDR logs) and summary.json into this directory")
+	f.StringVar(&generator, "generator", "", "this generator's name in attack names (default HOSTNAME-PID); must differ between generators")
+	f.StringVar(&progressMode, "progress", "auto", "progress on stderr: auto (a bar on a terminal, lines otherwise), bar, lines or none")
+	th.register(f)
+	return cmd
+}

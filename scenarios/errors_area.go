@@ -1,0 +1,97 @@
+package scenarios
+
+import (
+	"encoding/json"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Area "errors": the error envelope of each binding.
+
+var _ = Register(Scenario{
+	ID: "LT-ERR-ENVELOPE", Area: "errors", Level: MUST, Checker: "CheckEnvelope",
+	Title: "Errors use each binding's envelope: a JSON-RPC error object, or a google.rpc.Status body, with typed details",
+	Reqs:  R("LT-ERR-3", "LT-ERR-5", "LT-ERR-6", "LT-ERR-8", "LT-ERR-2"),
+	Quote: `"Each object in the data array MUST include a @type key" (§9.5); "HTTP error responses use the google.rpc.Status JSON representation" (§11.6); REST A2A-specific errors "MUST include a google.rpc.ErrorInfo" (§11.6)`,
+	Run: func(e *Env) {
+		e.By("provoke an invalid-params error (pageSize 0) and a TaskNotFound error")
+		bad, err := e.A().ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(0)})
+		e.Check(err, "ListTasks")
+		missing, err := e.A().GetTask(e.ctx, e.ID("no-such-task"), nil)
+		e.Check(err, "GetTask")
+		e.Report(CheckEnvelope(bad.Response, missing.Response)...)
+	},
+})
+
+// CheckEnvelope judges the envelopes of an invalid-params error and a
+// TaskNotFound error (LT-ERR-ENVELOPE).
+func CheckEnvelope(invalid, notFound *wire.Response) []Finding {
+	var fs []Finding
+	for _, c := range []struct {
+		what string
+		r    *wire.Response
+		a2a  bool
+	}{{"invalid params", invalid, false}, {"TaskNotFound", notFound, true}} {
+		r := c.r
+		if r == nil || r.X == nil {
+			continue
+		}
+		w := r.X.Transcript()
+		if r.Err == nil {
+			if c.a2a {
+				fs = append(fs, Fail(R("LT-AUTHZ-6", "LT-ERR-10"), "GetTask of a task that does not exist succeeded").WithWitness(w))
+			}
+			continue // an accepted pageSize 0 is judged by LT-PAGESIZE-BOUNDS
+		}
+		binding := r.X.Binding
+		if r.Err.UntypedDetail {
+			fs = append(fs, Fail(R("LT-ERR-3"), "%s error on %s has a detail object without @type; each \"MUST include a @type key\"", c.what, binding).WithWitness(w))
+		}
+		if r.Err.Envelope != "" {
+			if binding == wire.HTTPJSON {
+				fs = append(fs, NonStrict(R("LT-ERR-6", "LT-ERR-7"), "%s error body on HTTP+JSON: %s; \"HTTP error responses use the google.rpc.Status JSON representation\"", c.what, r.Err.Envelope).WithWitness(w))
+			} else {
+				fs = append(fs, Fail(R("LT-RPC-1", "LT-ERR-4"), "%s JSON-RPC error object: %s", c.what, r.Err.Envelope).WithWitness(w))
+			}
+		}
+		if binding == wire.JSONRPC {
+			var env map[string]json.RawMessage
+			json.Unmarshal([]byte(r.X.RespBody), &env)
+			if string(env["jsonrpc"]) != `"2.0"` {
+				fs = append(fs, Fail(R("LT-RPC-1"), "%s error reply lacks \"jsonrpc\": \"2.0\"", c.what).WithWitness(w))
+			}
+			if _, ok := env["id"]; !ok {
+				fs = append(fs, Fail(R("LT-RPC-1"), "%s error reply lacks the request id", c.what).WithWitness(w))
+			}
+		}
+		switch {
+		case !c.a2a && binding == wire.JSONRPC && r.Err.Code != -32602:
+			fs = append(fs, NonStrict(R("LT-ERR-2", "LT-ERR-4"), "invalid params answered with JSON-RPC code %d, not -32602", r.Err.Code).WithWitness(w))
+		case !c.a2a && binding == wire.HTTPJSON && r.Err.Code != 400:
+			fs = append(fs, NonStrict(R("LT-ERR-2"), "invalid params answered with HTTP %d, not 400", r.Err.Code).WithWitness(w))
+		case c.a2a && binding == wire.JSONRPC && r.Err.Code != -32001:
+			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with JSON-RPC code %d, not -32001", r.Err.Code).WithWitness(w))
+		case c.a2a && binding == wire.HTTPJSON && r.Err.Code != 404:
+			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with HTTP %d, not 404", r.Err.Code).WithWitness(w))
+		}
+		if !c.a2a && len(r.Err.Fields) == 0 {
+			fs = append(fs, NonStrict(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s carries no google.rpc.BadRequest naming the field", binding).WithWitness(w))
+		}
+		if c.a2a && binding == wire.HTTPJSON && !hasReason(r.Err, "TASK_NOT_FOUND") {
+			fs = append(fs, Fail(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))
+		}
+		if c.a2a && binding == wire.JSONRPC && !hasReason(r.Err, "TASK_NOT_FOUND") {
+			fs = append(fs, NonStrict(R("LT-ERR-8"), "the JSON-RPC TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (SHOULD since 1.0.1)").WithWitness(w))
+		}
+	}
+	return fs
+}
+
+func hasReason(e *wire.ProtoError, reason string) bool {
+	for _, r := range e.Reasons {
+		if r == reason {
+			return true
+		}
+	}
+	return false
+}

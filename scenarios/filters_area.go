@@ -1,0 +1,307 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Area "filters": contextId, status and statusTimestampAfter, alone and
+// combined, checked against ground truth; invalid filter values; and the
+// same requests on both bindings.
+//
+// The filter semantics come from proto comments, normative (§1.4) but
+// without an RFC 2119 keyword, so a mismatch is Non-strict. Returning
+// different results on the two bindings breaks the MUST of §5.1 (Fail).
+
+// filterTasks seeds 18 tasks over 3 contexts and 3 states, one second
+// apart, and returns them with their ids.
+func filterTasks(e *Env) ([]Task, map[string]string) {
+	e.Fresh()
+	states := []string{"TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED"}
+	var tasks []Task
+	for i := 0; i < 18; i++ {
+		tasks = append(tasks, Task{Key: fmt.Sprintf("f%02d", i), TS: At(i + 1), ContextID: e.ID(fmt.Sprintf("ctx-%d", i%3)), State: states[(i/3)%3]})
+	}
+	e.By("seed 18 tasks over 3 contexts and 3 states")
+	_, ids := e.Seed(tasks)
+	return tasks, ids
+}
+
+// FilterCase is one filtered walk and the ids it must return, newest first.
+type FilterCase struct {
+	What string
+	Want []string
+	H    History
+}
+
+// expect returns the ids of tasks matching pred, newest first.
+func expect(tasks []Task, ids map[string]string, pred func(Task) bool) []string {
+	var out []string
+	for _, t := range tasks {
+		if pred(t) {
+			out = append(out, ids[t.Key])
+		}
+	}
+	return out
+}
+
+func (e *Env) filterWalk(c *wire.Client, what string, req wire.ListRequest, want []string) FilterCase {
+	e.By("walk with %s", what)
+	req.PageSize, req.HistoryLength = wire.Ptr(4), wire.Ptr(0)
+	return FilterCase{What: what, Want: want, H: e.Walk(c, req, 50, nil)}
+}
+
+// CheckFilter judges filtered walks against ground truth; reqs name the
+// filter's requirement.
+func CheckFilter(cases []FilterCase, reqs []string) []Finding {
+	var fs []Finding
+	for _, c := range cases {
+		fs = append(fs, EndFindings(c.H)...)
+		if c.H.End != "" {
+			continue
+		}
+		var got []string
+		for _, p := range c.H.Pages {
+			got = append(got, p.IDs()...)
+		}
+		if !slices.Equal(got, c.Want) {
+			extra, missing := diff(got, c.Want)
+			var pages []int
+			for _, p := range c.H.Pages {
+				pages = append(pages, p.N)
+			}
+			fs = append(fs, NonStrict(reqs, "%s: got %d tasks, want %d (unexpected: %s; missing: %s)", c.What, len(got), len(c.Want),
+				strings.Join(first(extra, 4), ", "), strings.Join(first(missing, 4), ", ")).WithWitness(c.H.Witness(pages[:min(2, len(pages))]...)))
+		}
+	}
+	return fs
+}
+
+func diff(got, want []string) (extra, missing []string) {
+	w := map[string]bool{}
+	for _, id := range want {
+		w[id] = true
+	}
+	g := map[string]bool{}
+	for _, id := range got {
+		g[id] = true
+		if !w[id] {
+			extra = append(extra, id)
+		}
+	}
+	for _, id := range want {
+		if !g[id] {
+			missing = append(missing, id)
+		}
+	}
+	return
+}
+
+var _ = Register(Scenario{
+	ID: "LT-FILTER-CONTEXT", Area: "filters", Level: SHOULD, Checker: "CheckFilter",
+	Title: "contextId returns exactly the tasks of that context",
+	Reqs:  R("LT-REQ-2", "LT-RESP-1"),
+	Quote: `contextId: "Filter tasks by context ID to get tasks from a specific conversation or session." (proto)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		tasks, ids := filterTasks(e)
+		var cs []FilterCase
+		for i := 0; i < 3; i++ {
+			ctx := e.ID(fmt.Sprintf("ctx-%d", i))
+			cs = append(cs, e.filterWalk(e.A(), "contextId "+ctx, wire.ListRequest{ContextID: &ctx}, expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx })))
+		}
+		e.Report(CheckFilter(cs, R("LT-REQ-2", "LT-RESP-1"))...)
+	},
+	BlackBox: func(e *Env) {
+		a, b := e.ID("ctx-a"), e.ID("ctx-b")
+		e.By("create 4 tasks in context %s and 3 in %s with SendMessage", a, b)
+		ta := e.Create(e.A(), 4, a)
+		e.Create(e.A(), 3, b)
+		var want []string
+		for id := range ta {
+			want = append(want, id)
+		}
+		slices.SortFunc(want, func(x, y string) int { return ta[y].Compare(ta[x]) })
+		e.Report(CheckFilter([]FilterCase{e.filterWalk(e.A(), "contextId "+a, wire.ListRequest{ContextID: &a}, want)}, R("LT-REQ-2", "LT-RESP-1"))...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-FILTER-STATUS", Area: "filters", Level: SHOULD, Checker: "CheckFilter",
+	Title: "status returns exactly the tasks in that state; TASK_STATE_UNSPECIFIED means no filter",
+	Reqs:  R("LT-REQ-3", "LT-RESP-1"),
+	Quote: `status: "Filter tasks by their current status state." (proto)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		tasks, ids := filterTasks(e)
+		var cs []FilterCase
+		for _, st := range []string{"TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_FAILED"} {
+			cs = append(cs, e.filterWalk(e.A(), "status "+st, wire.ListRequest{Status: &st}, expect(tasks, ids, func(t Task) bool { return t.State == st })))
+		}
+		cs = append(cs, e.filterWalk(e.A(), "status TASK_STATE_UNSPECIFIED", wire.ListRequest{Status: wire.Ptr("TASK_STATE_UNSPECIFIED")}, expect(tasks, ids, func(Task) bool { return true })))
+		e.Report(CheckFilter(cs, R("LT-REQ-3", "LT-RESP-1"))...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-FILTER-TSA", Area: "filters", Level: SHOULD, Checker: "CheckFilter",
+	Title: "statusTimestampAfter is inclusive (>=), as the proto says",
+	Reqs:  R("LT-TSA-1", "LT-TSA-2"),
+	Quote: `statusTimestampAfter: "Only tasks with a status timestamp time greater than or equal to this value will be returned." (proto) The seed reads it as "strictly after" (A1); this case checks the proto's words, and LT-MOVE-* report what the server did as Info.`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		tasks, ids := filterTasks(e)
+		var cs []FilterCase
+		for _, k := range []int{0, 5, 17} {
+			at := tasks[k].TS.UTC().Format("2006-01-02T15:04:05.000000Z")
+			cutoff := tasks[k].TS
+			cs = append(cs, e.filterWalk(e.A(), "statusTimestampAfter "+at+" (exactly task "+ids[tasks[k].Key]+")", wire.ListRequest{StatusTimestampAfter: &at},
+				expect(tasks, ids, func(t Task) bool { return !t.TS.Before(cutoff) })))
+		}
+		mid := tasks[8].TS.Add(-500 * time.Millisecond)
+		at := mid.UTC().Format("2006-01-02T15:04:05.000Z")
+		cs = append(cs, e.filterWalk(e.A(), "statusTimestampAfter "+at+" (between two tasks)", wire.ListRequest{StatusTimestampAfter: &at},
+			expect(tasks, ids, func(t Task) bool { return !t.TS.Before(mid) })))
+		e.Report(CheckFilter(cs, R("LT-TSA-1", "LT-TSA-2"))...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-FILTER-COMBINED", Area: "filters", Level: SHOULD, Checker: "CheckFilter",
+	Title: "Filters combine as AND",
+	Reqs:  R("LT-REQ-2", "LT-REQ-3", "LT-REQ-7", "LT-RESP-1"),
+	Quote: `ListTasksRequest filters contextId, status and statusTimestampAfter; tasks: "Array of tasks matching the specified criteria." (proto)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		tasks, ids := filterTasks(e)
+		ctx := e.ID("ctx-1")
+		st := "TASK_STATE_COMPLETED"
+		cut := tasks[12].TS
+		at := cut.UTC().Format("2006-01-02T15:04:05.000000Z")
+		cs := []FilterCase{
+			e.filterWalk(e.A(), "contextId and status", wire.ListRequest{ContextID: &ctx, Status: &st},
+				expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx && t.State == st })),
+			e.filterWalk(e.A(), "contextId and statusTimestampAfter", wire.ListRequest{ContextID: &ctx, StatusTimestampAfter: &at},
+				expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx && !t.TS.Before(cut) })),
+			e.filterWalk(e.A(), "status and statusTimestampAfter", wire.ListRequest{Status: &st, StatusTimestampAfter: &at},
+				expect(tasks, ids, func(t Task) bool { return t.State == st && !t.TS.Before(cut) })),
+			e.filterWalk(e.A(), "all three", wire.ListRequest{ContextID: &ctx, Status: &st, StatusTimestampAfter: &at},
+				expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx && t.State == st && !t.TS.Before(cut) })),
+		}
+		e.Report(CheckFilter(cs, R("LT-REQ-2", "LT-REQ-3", "LT-REQ-7", "LT-RESP-1"))...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-FILTER-INVALID", Area: "filters", Level: MUST, Checker: "CheckRejected",
+	Title: "An unknown status or an unparseable statusTimestampAfter is refused as invalid params naming the field",
+	Reqs:  R("LT-ERR-1", "LT-ERR-2", "LT-REQ-3", "LT-REQ-7"),
+	Quote: `"Servers MUST validate all input parameters before processing"; "Servers SHOULD specify which parameter(s) failed validation and why"; "Example error codes: ... JSON-RPC -32602 Invalid params" (§3.3.2)`,
+	Run: func(e *Env) {
+		probes := []struct {
+			field string
+			value any
+		}{
+			{"status", "TASK_STATE_BOGUS"},
+			{"status", "done"},
+			{"statusTimestampAfter", "yesterday"},
+			{"statusTimestampAfter", "2026-13-45T99:00:00Z"},
+		}
+		if e.Binding() == wire.JSONRPC {
+			probes = append(probes, struct {
+				field string
+				value any
+			}{"contextId", 42})
+		}
+		for _, p := range probes {
+			e.By("ListTasks with %s %v", p.field, p.value)
+			pg, err := e.A().ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(2), Extra: map[string]any{p.field: p.value}})
+			e.Check(err, "ListTasks")
+			e.Report(CheckRejected(Rejection{What: fmt.Sprintf("%s %v", p.field, p.value), Field: p.field, Reply: pg.Response})...)
+		}
+	},
+})
+
+// BindingPair is the same request answered on both bindings.
+type BindingPair struct {
+	What       string
+	RPC, HTTP  History
+	RPCErr     *wire.Response
+	HTTPErr    *wire.Response
+	ErrorProbe bool
+}
+
+var _ = Register(Scenario{
+	ID: "LT-BINDING-CONSISTENT", Area: "filters", Level: MUST, Checker: "CheckBindings",
+	Title:        "JSON-RPC and HTTP+JSON return the same tasks and the same errors for the same requests",
+	Reqs:         R("LT-OP-8"),
+	Quote:        `"When an agent supports multiple protocols, all supported protocols MUST: ... Consistent Behavior: Return semantically equivalent results for the same requests; Same Error Handling: Map errors consistently" (§5.1)`,
+	Needs:        []Capability{NeedControl, NeedBothBindings},
+	CrossBinding: true,
+	Run: func(e *Env) {
+		filterTasks(e)
+		rpc, http := e.Client(wire.JSONRPC, 0), e.Client(wire.HTTPJSON, 0)
+		ctx := e.ID("ctx-2")
+		st := "TASK_STATE_WORKING"
+		at := At(9).UTC().Format("2006-01-02T15:04:05.000000Z")
+		var pairs []BindingPair
+		for _, c := range []struct {
+			what string
+			req  wire.ListRequest
+		}{
+			{"no filter", wire.ListRequest{}},
+			{"contextId", wire.ListRequest{ContextID: &ctx}},
+			{"status", wire.ListRequest{Status: &st}},
+			{"statusTimestampAfter", wire.ListRequest{StatusTimestampAfter: &at}},
+			{"contextId and status", wire.ListRequest{ContextID: &ctx, Status: &st}},
+		} {
+			c.req.PageSize, c.req.HistoryLength = wire.Ptr(5), wire.Ptr(0)
+			e.By("walk with %s on both bindings", c.what)
+			pairs = append(pairs, BindingPair{What: c.what, RPC: e.Walk(rpc, c.req, 50, nil), HTTP: e.Walk(http, c.req, 50, nil)})
+		}
+		e.By("send pageSize 500 on both bindings")
+		r1, err := rpc.ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(500)})
+		e.Check(err, "ListTasks")
+		r2, err := http.ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(500)})
+		e.Check(err, "ListTasks")
+		pairs = append(pairs, BindingPair{What: "pageSize 500", RPCErr: r1.Response, HTTPErr: r2.Response, ErrorProbe: true})
+		e.Report(CheckBindings(pairs)...)
+	},
+})
+
+// CheckBindings judges the same requests across bindings
+// (LT-BINDING-CONSISTENT).
+func CheckBindings(pairs []BindingPair) []Finding {
+	var fs []Finding
+	ids := func(h History) []string {
+		var out []string
+		for _, p := range h.Pages {
+			out = append(out, p.IDs()...)
+		}
+		return out
+	}
+	for _, p := range pairs {
+		if p.ErrorProbe {
+			re, he := p.RPCErr.Err != nil, p.HTTPErr.Err != nil
+			switch {
+			case re != he:
+				fs = append(fs, Fail(R("LT-OP-8"), "%s: JSON-RPC %s but HTTP+JSON %s", p.What, p.RPCErr.Describe(), p.HTTPErr.Describe()).
+					WithWitness(p.RPCErr.X.Transcript()+"\n"+p.HTTPErr.X.Transcript()))
+			case re && he && (p.RPCErr.Err.Code == -32602) != (p.HTTPErr.Err.Code == 400):
+				fs = append(fs, Fail(R("LT-OP-8"), "%s: errors are not mapped consistently: JSON-RPC %d, HTTP %d", p.What, p.RPCErr.Err.Code, p.HTTPErr.Err.Code).
+					WithWitness(p.RPCErr.X.Transcript()+"\n"+p.HTTPErr.X.Transcript()))
+			}
+			continue
+		}
+		a, b := ids(p.RPC), ids(p.HTTP)
+		if !slices.Equal(a, b) || (p.RPC.End == "") != (p.HTTP.End == "") {
+			fs = append(fs, Fail(R("LT-OP-8"), "%s: JSON-RPC served %d tasks, HTTP+JSON %d, not the same sequence", p.What, len(a), len(b)).
+				WithWitness(p.RPC.Witness(1)+"\n"+p.HTTP.Witness(1)))
+		}
+	}
+	return fs
+}

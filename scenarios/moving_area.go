@@ -1,0 +1,237 @@
+package scenarios
+
+import (
+	"strings"
+	"time"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Area "moving": tasks that change while a walk is under way. The sort key
+// (the status timestamp) changes when a task changes state, so keyset
+// paging is exact only for unchanged tasks. The spec leaves the fate of a
+// moved task open (LT-PAGE-3): it is classified, never failed. Unchanged
+// tasks must still be served exactly once, which is what cursor-based
+// (rather than offset) pagination gives (LT-OP-4, LT-OP-5). The seed
+// article's catch-up pass recovers moved tasks.
+
+// CatchUp is the second walk of the seed's list_all: statusTimestampAfter
+// set to the newest timestamp of the first page minus a skew.
+type CatchUp struct {
+	Since string
+	H     History
+}
+
+// moveSkew is the catch-up skew (the seed's two seconds).
+const moveSkew = 2 * time.Second
+
+// catchUp runs the catch-up walk after h.
+func (e *Env) catchUp(c *wire.Client, base wire.ListRequest, h History) CatchUp {
+	var newest time.Time
+	if len(h.Pages) > 0 {
+		for _, t := range h.Pages[0].Tasks {
+			if t.TS.After(newest) {
+				newest = t.TS
+			}
+		}
+	}
+	if newest.IsZero() {
+		return CatchUp{}
+	}
+	since := newest.Add(-moveSkew).UTC().Format("2006-01-02T15:04:05.000000Z")
+	e.By("catch-up pass: statusTimestampAfter %s (newest on page 1 minus %s)", since, moveSkew)
+	base.PageToken = ""
+	base.StatusTimestampAfter = &since
+	return CatchUp{Since: since, H: e.Walk(c, base, 200, nil)}
+}
+
+// CheckMoving judges a walk with writes (LT-MOVE-*): unchanged tasks once
+// each and in order (Fail), written tasks classified (Info), and every
+// written task's new version recovered by the catch-up pass (Hardened).
+func CheckMoving(h History, truth Truth, cu CatchUp) []Finding {
+	c := CheckWalk(h, truth)
+	fs := EndFindings(h)
+	fs = append(fs, WalkFindings(h, truth, c, ClassFail, R("LT-OP-4", "LT-OP-5"))...)
+	if cu.Since == "" {
+		return fs
+	}
+	fs = append(fs, EndFindings(cu.H)...)
+	// A written task is recovered if its new version was served after the
+	// write, by the walk itself or by the catch-up pass.
+	served := func(id string, ts time.Time, pages []PageRecord, after int) bool {
+		for _, p := range pages {
+			if p.N <= after {
+				continue
+			}
+			for _, t := range p.Tasks {
+				if t.ID == id && t.TS.Equal(ts) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var lost []string
+	for _, w := range h.Writes {
+		if !served(w.TaskID, w.NewTS, h.Pages, w.AfterPage) && !served(w.TaskID, w.NewTS, cu.H.Pages, 0) {
+			lost = append(lost, w.TaskID)
+		}
+	}
+	if len(lost) > 0 {
+		var pages []int
+		for _, p := range cu.H.Pages {
+			pages = append(pages, p.N)
+		}
+		fs = append(fs, HardenedFinding(R("LT-SEED-7", "LT-TSA-2"), "the catch-up pass (statusTimestampAfter %s) did not recover the new version of %s",
+			cu.Since, strings.Join(lost, ", ")).WithWitness(cu.H.Witness(pages...)))
+	}
+	return fs
+}
+
+// moveSetup seeds 12 tasks m000..m011 one second apart and returns the
+// truth and ids.
+func moveSetup(e *Env) (Truth, map[string]string) {
+	e.Fresh()
+	e.By("seed 12 tasks one second apart; walks use pageSize 4")
+	return e.Seed(Series("m", 0, 1, 12))
+}
+
+// boundaryInfo asks for statusTimestampAfter equal to a task's timestamp
+// and reports whether the server treated it as inclusive or exclusive.
+func (e *Env) boundaryInfo(c *wire.Client, base wire.ListRequest, id string, ts time.Time) Finding {
+	at := ts.UTC().Format("2006-01-02T15:04:05.000000Z")
+	base.PageToken, base.StatusTimestampAfter = "", &at
+	h := e.Walk(c, base, 200, nil)
+	for _, p := range h.Pages {
+		for _, t := range p.Tasks {
+			if t.ID == id {
+				return Info(R("LT-TSA-1", "LT-TSA-2", "LT-TSA-3"), "statusTimestampAfter behaved as inclusive (>=) at the boundary: a task stamped exactly %s was returned", at)
+			}
+		}
+	}
+	return Info(R("LT-TSA-1", "LT-TSA-2", "LT-TSA-3"), "statusTimestampAfter behaved as exclusive (>) at the boundary: a task stamped exactly %s was not returned", at)
+}
+
+var movingQuote = `"MUST use cursor-based pagination for performance and consistency" (§3.1.4); the spec leaves tasks that change mid-walk open (LT-PAGE-3). Seed: "Anything that moved during the first walk has a newer timestamp and is caught" by a second walk with statusTimestampAfter.`
+
+var _ = Register(Scenario{
+	ID: "LT-MOVE-INSERT-HEAD", Area: "moving", Level: MUST, Checker: "CheckMoving",
+	Title: "A task created mid-walk (newest, behind the cursor) does not shift the walk; catch-up finds it",
+	Reqs:  R("LT-OP-4", "LT-OP-5", "LT-PAGE-3", "LT-SEED-7"),
+	Quote: movingQuote,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		truth, _ := moveSetup(e)
+		c := e.A()
+		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
+		newID := e.ID("inserted")
+		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
+			if after != 1 {
+				return nil
+			}
+			e.By("after page 1, create task %s with the newest timestamp", newID)
+			e.Check(e.Control().Seed(e.ctx, []wire.SeedTask{{ID: newID, Owner: e.Owner(0), Tenant: e.target.Tenant, ContextID: e.ID("ctx"),
+				State: "TASK_STATE_WORKING", TimestampMicros: T0.UnixMicro()}}), "control seed")
+			return []Write{{Kind: "insert", TaskID: newID, AfterPage: 1, NewTS: T0}}
+		})
+		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
+		e.Report(e.boundaryInfo(c, req, newID, T0))
+	},
+	BlackBox: func(e *Env) {
+		truth, ctx := blackBoxData(e)
+		c := e.A()
+		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
+		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
+			if after != 1 {
+				return nil
+			}
+			e.By("after page 1, create a task with SendMessage")
+			r, err := c.SendMessage(e.ctx, e.ID("inserted-msg"), e.target.BlackBoxText, *ctx, "")
+			e.Check(err, "SendMessage")
+			if r.Err != nil || r.Task.ID == "" {
+				e.Skip("SendMessage did not create a task: %s", r.Describe())
+			}
+			return []Write{{Kind: "insert", TaskID: r.Task.ID, AfterPage: 1, NewTS: r.Task.TS}}
+		})
+		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-MOVE-BEHIND", Area: "moving", Level: MUST, Checker: "CheckMoving",
+	Title: "A task not yet served that changes state mid-walk jumps behind the cursor; no unchanged task is lost; catch-up recovers it",
+	Reqs:  R("LT-OP-4", "LT-OP-5", "LT-PAGE-3", "LT-SEED-7"),
+	Quote: movingQuote,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		truth, ids := moveSetup(e)
+		c := e.A()
+		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
+		moved := ids["m009"]
+		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
+			if after != 1 {
+				return nil
+			}
+			e.By("after page 1, complete task %s (due on page 3): its timestamp becomes the newest", moved)
+			ts := T0.UnixMicro()
+			e.Check(e.Control().Move(e.ctx, moved, "TASK_STATE_COMPLETED", &ts), "control move")
+			return []Write{{Kind: "move", TaskID: moved, AfterPage: 1, NewTS: T0}}
+		})
+		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
+		e.Report(e.boundaryInfo(c, req, moved, T0))
+	},
+	BlackBox: func(e *Env) {
+		truth, ctx := blackBoxData(e)
+		c := e.A()
+		oldest, oldestTS := "", time.Time{}
+		for id, ts := range truth {
+			if oldest == "" || ts.Before(oldestTS) {
+				oldest, oldestTS = id, ts
+			}
+		}
+		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
+		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
+			if after != 1 {
+				return nil
+			}
+			e.By("after page 1, send a follow-up message to %s (the oldest task, not yet served)", oldest)
+			r, err := c.SendMessage(e.ctx, e.ID("followup"), e.target.BlackBoxText, *ctx, oldest)
+			e.Check(err, "SendMessage")
+			if r.Err != nil || r.Task.ID != oldest {
+				e.By("the follow-up failed (%s); cancel %s instead", r.Describe(), oldest)
+				r, err = c.CancelTask(e.ctx, oldest)
+				e.Check(err, "CancelTask")
+				if r.Err != nil || r.Task.ID != oldest {
+					e.Skip("could not move a task without the control API: follow-up and CancelTask failed (%s)", r.Describe())
+				}
+			}
+			return []Write{{Kind: "move", TaskID: oldest, AfterPage: 1, NewTS: r.Task.TS}}
+		})
+		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-MOVE-AHEAD", Area: "moving", Level: MUST, Checker: "CheckMoving",
+	Title: "A served task moved ahead of the cursor mid-walk may be served again; unchanged tasks are still served exactly once",
+	Reqs:  R("LT-OP-4", "LT-OP-5", "LT-PAGE-3"),
+	Quote: movingQuote,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		truth, ids := moveSetup(e)
+		c := e.A()
+		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
+		moved := ids["m001"]
+		newTS := At(7).Add(-500 * time.Millisecond) // between m006 and m007, ahead of the cursor
+		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
+			if after != 1 {
+				return nil
+			}
+			e.By("after page 1, move served task %s to %s, between two tasks not yet served", moved, newTS.Format(time.RFC3339Nano))
+			ts := newTS.UnixMicro()
+			e.Check(e.Control().Move(e.ctx, moved, "TASK_STATE_WORKING", &ts), "control move")
+			return []Write{{Kind: "move", TaskID: moved, AfterPage: 1, NewTS: newTS}}
+		})
+		e.Report(CheckMoving(h, truth, CatchUp{})...)
+	},
+})

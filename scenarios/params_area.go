@@ -1,0 +1,418 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Area "params": pageSize bounds and default, historyLength on ListTasks
+// and GetTask, includeArtifacts, and totalSize.
+
+var _ = Register(Scenario{
+	ID: "LT-PAGESIZE-BOUNDS", Area: "params", Level: MUST, Checker: "CheckPageSizeBounds",
+	Title: "pageSize outside 1..100 is refused as invalid params naming pageSize",
+	Reqs:  R("LT-REQ-4", "LT-ERR-1", "LT-ERR-2", "LT-PAGE-4"),
+	Quote: `pageSize: "The minimum value is 1. The maximum value is 100." (proto); "Servers MUST validate all input parameters before processing" (§3.3.2); example: "Must be between 1 and 100 inclusive, got 150" (§6.5)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.By("seed 120 tasks so an oversized page would show")
+		e.Seed(Series("p", 0, 1, 120))
+		e.Report(CheckPageSizeBounds(e.pageSizeProbes())...)
+	},
+	BlackBox: func(e *Env) {
+		e.Report(CheckPageSizeBounds(e.pageSizeProbes())...)
+	},
+})
+
+// PageSizeProbe is one out-of-range pageSize and the reply to it.
+type PageSizeProbe struct {
+	Value any
+	Reply *wire.Page
+}
+
+func (e *Env) pageSizeProbes() []PageSizeProbe {
+	var out []PageSizeProbe
+	for _, v := range []any{0, -1, 101, 150, 1.5} {
+		e.By("ListTasks with pageSize %v", v)
+		p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: wire.Ptr(0), Extra: map[string]any{"pageSize": v}})
+		e.Check(err, "ListTasks")
+		out = append(out, PageSizeProbe{Value: v, Reply: p})
+	}
+	return out
+}
+
+// CheckPageSizeBounds judges replies to out-of-range page sizes
+// (LT-PAGESIZE-BOUNDS). Serving more than 100 tasks, or a page for a
+// negative or fractional size, breaks the MUST to validate (Fail).
+// Accepting 0 is Non-strict: the field is optional, so an explicit 0 is
+// "specified" and below the minimum, but ProtoJSON writers may send 0 for
+// "unset" (ambiguity A8). Accepting 101 or 150 while serving at most 100
+// contradicts the normative example (Non-strict).
+func CheckPageSizeBounds(ps []PageSizeProbe) []Finding {
+	var fs []Finding
+	for _, p := range ps {
+		what := fmt.Sprintf("pageSize %v", p.Value)
+		if p.Reply.Err != nil {
+			fs = append(fs, CheckRejected(Rejection{What: what, Field: "pageSize", Reply: p.Reply.Response})...)
+			continue
+		}
+		w := p.Reply.X.Transcript()
+		n := len(p.Reply.Tasks)
+		switch v := p.Value.(type) {
+		case int:
+			switch {
+			case v == 0:
+				fs = append(fs, NonStrict(R("LT-REQ-4", "LT-ERR-1"), "pageSize 0 was accepted (%d tasks served); \"The minimum value is 1\" and an explicit 0 is a specified value (ambiguity A8)", n).WithWitness(w))
+			case v < 0:
+				fs = append(fs, Fail(R("LT-ERR-1", "LT-REQ-4"), "pageSize %d was accepted (%d tasks served): \"Servers MUST validate all input parameters\"", v, n).WithWitness(w))
+			case n > 100:
+				fs = append(fs, Fail(R("LT-ERR-1", "LT-REQ-4"), "pageSize %d was accepted and %d tasks were served: \"The maximum value is 100\" and servers MUST validate input", v, n).WithWitness(w))
+			default:
+				fs = append(fs, NonStrict(R("LT-REQ-4", "LT-PAGE-4"), "pageSize %d was accepted (served %d); the spec's example refuses it: \"Must be between 1 and 100 inclusive\"", v, n).WithWitness(w))
+			}
+		default:
+			fs = append(fs, Fail(R("LT-ERR-1", "LT-REQ-4"), "pageSize %v (not an integer) was accepted: servers MUST validate input", p.Value).WithWitness(w))
+		}
+	}
+	return fs
+}
+
+var _ = Register(Scenario{
+	ID: "LT-PAGESIZE-DEFAULT", Area: "params", Level: SHOULD, Checker: "CheckPageSizeDefault",
+	Title: "With pageSize unset, at most 50 tasks come back",
+	Reqs:  R("LT-REQ-4", "LT-REQ-9"),
+	Quote: `pageSize: "If unspecified, at most 50 tasks will be returned." (proto); "Implementations should apply the default value when the field is not explicitly provided." (§5.7)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.By("seed 60 tasks and list without pageSize")
+		e.Seed(Series("d", 0, 1, 60))
+		p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: wire.Ptr(0)})
+		e.Check(err, "ListTasks")
+		e.Report(CheckPageSizeDefault(p)...)
+	},
+	BlackBox: func(e *Env) {
+		ctx := e.ID("ctx")
+		e.By("create 55 tasks with SendMessage and list them without pageSize")
+		e.Create(e.A(), 55, ctx)
+		p, err := e.A().ListTasks(e.ctx, wire.ListRequest{ContextID: &ctx, HistoryLength: wire.Ptr(0)})
+		e.Check(err, "ListTasks")
+		e.Report(CheckPageSizeDefault(p)...)
+	},
+})
+
+// CheckPageSizeDefault judges the first page of a listing of more than 50
+// tasks requested with no pageSize (LT-PAGESIZE-DEFAULT).
+func CheckPageSizeDefault(p *wire.Page) []Finding {
+	if p.Err != nil {
+		return []Finding{Fail(R("LT-OP-1"), "ListTasks without pageSize failed: %s", p.Err).WithWitness(p.X.Transcript())}
+	}
+	var fs []Finding
+	if len(p.Tasks) > 50 {
+		fs = append(fs, NonStrict(R("LT-REQ-4", "LT-REQ-9"), "with pageSize unset the page held %d tasks; \"If unspecified, at most 50 tasks will be returned\"", len(p.Tasks)).WithWitness(p.X.Transcript()))
+	}
+	if p.PageSize != nil {
+		fs = append(fs, Info(R("LT-RESP-5"), "with pageSize unset the response says pageSize %d and holds %d tasks (the meaning of the response's pageSize is disputed, A4)", *p.PageSize, len(p.Tasks)))
+	}
+	return fs
+}
+
+// HistoryProbe is one historyLength request and the history it returned
+// for a task whose full history is known.
+type HistoryProbe struct {
+	// Length is the historyLength sent; nil means unset.
+	Length *int
+	Reply  *wire.Response
+	// Task is the task's reply (nil if the call failed).
+	Task *wire.Task
+	// Full is the task's complete history, oldest first.
+	Full []string
+}
+
+var _ = Register(Scenario{
+	ID: "LT-HISTORY-LIST", Area: "params", Level: SHOULD, Checker: "CheckHistory",
+	Title: "ListTasks historyLength: 0 omits history, N gives at most the N most recent messages, negative is refused",
+	Reqs:  R("LT-HIST-1", "LT-HIST-2", "LT-HIST-3", "LT-HIST-4", "LT-HIST-6"),
+	Quote: `"0: No history should be returned; the history field SHOULD be omitted"; "> 0: Return at most this many recent messages from the task's history" (§3.2.4); historyLength "follows consistent semantics across all operations"`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.By("seed one task with 6 history messages")
+		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6}})
+		full := seededHistory(ids["h"], 6)
+		var ps []HistoryProbe
+		for _, l := range []*int{nil, wire.Ptr(0), wire.Ptr(1), wire.Ptr(4), wire.Ptr(100), wire.Ptr(-1)} {
+			e.By("ListTasks with historyLength %s", lengthStr(l))
+			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: l})
+			e.Check(err, "ListTasks")
+			probe := HistoryProbe{Length: l, Reply: p.Response, Full: full}
+			for i := range p.Tasks {
+				if p.Tasks[i].ID == ids["h"] {
+					probe.Task = &p.Tasks[i]
+				}
+			}
+			ps = append(ps, probe)
+		}
+		e.Report(CheckHistory("ListTasks", ps, NonStrict)...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-HISTORY-GET", Area: "params", Level: MUST, Checker: "CheckHistory",
+	Title: "GetTask historyLength: never more than N messages; 0 omits history; negative is refused",
+	Reqs:  R("LT-HIST-5", "LT-HIST-3", "LT-HIST-4", "LT-HIST-6"),
+	Quote: `GetTask historyLength: "The server MUST NOT return more messages than the provided value, but MAY apply a lower limit." (proto); "0: No history should be returned; the history field SHOULD be omitted" (§3.2.4)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.By("seed one task with 6 history messages")
+		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6}})
+		e.Report(CheckHistory("GetTask", e.getHistoryProbes(ids["h"], seededHistory(ids["h"], 6)), Fail)...)
+	},
+	BlackBox: func(e *Env) {
+		ctx := e.ID("ctx")
+		e.By("create a task with SendMessage and read its full history")
+		truth := e.Create(e.A(), 1, ctx)
+		var id string
+		for k := range truth {
+			id = k
+		}
+		g, err := e.A().GetTask(e.ctx, id, wire.Ptr(1000))
+		e.Check(err, "GetTask")
+		if g.Err != nil || len(g.Task.History) < 2 {
+			e.Skip("black-box variant needs a task with at least 2 history messages; GetTask gave %s with %d", g.Describe(), len(g.Task.History))
+		}
+		e.Report(CheckHistory("GetTask", e.getHistoryProbes(id, g.Task.History), Fail)...)
+	},
+})
+
+func (e *Env) getHistoryProbes(id string, full []string) []HistoryProbe {
+	var ps []HistoryProbe
+	for _, l := range []*int{nil, wire.Ptr(0), wire.Ptr(1), wire.Ptr(len(full) - 1), wire.Ptr(-1)} {
+		e.By("GetTask with historyLength %s", lengthStr(l))
+		g, err := e.A().GetTask(e.ctx, id, l)
+		e.Check(err, "GetTask")
+		probe := HistoryProbe{Length: l, Reply: g.Response, Full: full}
+		if g.Err == nil && g.Problem == "" {
+			probe.Task = &g.Task
+		}
+		ps = append(ps, probe)
+	}
+	return ps
+}
+
+// seededHistory returns the message ids the control API generates for a
+// task with n history messages (docs/control-api.md).
+func seededHistory(id string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-m%d", id, i+1)
+	}
+	return out
+}
+
+func lengthStr(l *int) string {
+	if l == nil {
+		return "unset"
+	}
+	return fmt.Sprint(*l)
+}
+
+// CheckHistory judges historyLength probes for op. overLimit builds the
+// finding for returning more than N messages: Fail for GetTask (its proto
+// says MUST NOT), Non-strict for ListTasks (whose own comment lacks the
+// sentence; LT-HIST-1 says the semantics are shared).
+func CheckHistory(op string, ps []HistoryProbe, overLimit func([]string, string, ...any) Finding) []Finding {
+	var fs []Finding
+	limitReqs := R("LT-HIST-4", "LT-HIST-1")
+	if op == "GetTask" {
+		limitReqs = R("LT-HIST-5", "LT-HIST-4")
+	}
+	for _, p := range ps {
+		l := lengthStr(p.Length)
+		if p.Length != nil && *p.Length < 0 {
+			if p.Reply.Err == nil {
+				fs = append(fs, NonStrict(R("LT-HIST-6", "LT-ERR-1"), "%s accepted historyLength %d; the spec's example refuses it: \"Must be non-negative integer\"", op, *p.Length).WithWitness(p.Reply.X.Transcript()))
+			} else {
+				fs = append(fs, CheckRejected(Rejection{What: op + " historyLength " + l, Field: "historyLength", Reply: p.Reply})...)
+			}
+			continue
+		}
+		if p.Reply.Err != nil || p.Task == nil {
+			fs = append(fs, Fail(R("LT-OP-1"), "%s with historyLength %s failed: %s", op, l, p.Reply.Describe()).WithWitness(p.Reply.X.Transcript()))
+			continue
+		}
+		w := p.Reply.X.Transcript()
+		got := p.Task.History
+		switch {
+		case p.Length == nil:
+			fs = append(fs, Info(R("LT-HIST-2"), "%s with historyLength unset returned %d of %d messages (the server's default)", op, len(got), len(p.Full)))
+		case *p.Length == 0:
+			if p.Task.Raw.Has("history") {
+				fs = append(fs, NonStrict(R("LT-HIST-3"), "%s with historyLength 0 returned a history member (%d messages); \"the history field SHOULD be omitted\"", op, len(got)).WithWitness(w))
+			}
+		default:
+			n := *p.Length
+			if len(got) > n {
+				fs = append(fs, overLimit(limitReqs, "%s with historyLength %d returned %d messages", op, n, len(got)).WithWitness(w))
+				continue
+			}
+			want := p.Full[max(0, len(p.Full)-n):]
+			if len(got) > 0 && !isSuffix(got, p.Full) {
+				fs = append(fs, NonStrict(R("LT-HIST-4"), "%s with historyLength %d returned %s, which are not the most recent messages in order (want a tail of %s)",
+					op, n, strings.Join(got, ","), strings.Join(want, ",")).WithWitness(w))
+			}
+		}
+	}
+	return fs
+}
+
+func isSuffix(got, full []string) bool {
+	if len(got) > len(full) {
+		return false
+	}
+	off := len(full) - len(got)
+	for i := range got {
+		if got[i] != full[off+i] {
+			return false
+		}
+	}
+	return true
+}
+
+var _ = Register(Scenario{
+	ID: "LT-ARTIFACTS-OMIT", Area: "params", Level: MUST, Checker: "CheckArtifacts",
+	Title: "Without includeArtifacts, the artifacts field is omitted entirely; with it, artifacts are present",
+	Reqs:  R("LT-ART-1", "LT-ART-2", "LT-ART-3", "LT-REQ-8"),
+	Quote: `"When includeArtifacts is false (the default), the artifacts field MUST be omitted entirely from each Task object in the response. The field should not be present as an empty array or null value. When includeArtifacts is true, the artifacts field should be included with its actual content" (§3.1.4)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.By("seed 3 tasks with artifacts and 3 without")
+		tasks := Series("a", 0, 1, 6)
+		counts := map[string]int{}
+		for i := range tasks {
+			if i%2 == 0 {
+				tasks[i].Artifacts = 2
+			}
+		}
+		_, ids := e.Seed(tasks)
+		for _, t := range tasks {
+			counts[ids[t.Key]] = t.Artifacts
+		}
+		var obs []ArtifactObs
+		for _, inc := range []*bool{nil, wire.Ptr(false), wire.Ptr(true)} {
+			e.By("ListTasks with includeArtifacts %s", boolStr(inc))
+			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: wire.Ptr(0), IncludeArtifacts: inc})
+			e.Check(err, "ListTasks")
+			obs = append(obs, ArtifactObs{Include: inc, Page: p, Counts: counts})
+		}
+		e.Report(CheckArtifacts(obs)...)
+	},
+})
+
+// ArtifactObs is one listing and the artifact counts seeded per task.
+type ArtifactObs struct {
+	Include *bool
+	Page    *wire.Page
+	Counts  map[string]int
+}
+
+func boolStr(b *bool) string {
+	if b == nil {
+		return "unset"
+	}
+	return fmt.Sprint(*b)
+}
+
+// CheckArtifacts judges artifacts in listings (LT-ARTIFACTS-OMIT).
+func CheckArtifacts(obs []ArtifactObs) []Finding {
+	var fs []Finding
+	for _, o := range obs {
+		if o.Page.Err != nil {
+			fs = append(fs, Fail(R("LT-OP-1"), "ListTasks with includeArtifacts %s failed: %s", boolStr(o.Include), o.Page.Err).WithWitness(o.Page.X.Transcript()))
+			continue
+		}
+		w := o.Page.X.Transcript()
+		on := o.Include != nil && *o.Include
+		for _, t := range o.Page.Tasks {
+			n, isArray := t.ArtifactCount()
+			switch {
+			case !on && t.HasArtifacts() && n > 0:
+				fs = append(fs, Fail(R("LT-ART-1"), "includeArtifacts %s: task %s carries %d artifacts; the field MUST be omitted entirely", boolStr(o.Include), t.ID, n).WithWitness(w))
+			case !on && t.HasArtifacts():
+				fs = append(fs, NonStrict(R("LT-ART-2", "LT-ART-1"), "includeArtifacts %s: task %s has artifacts as %s; \"The field should not be present as an empty array or null value\"",
+					boolStr(o.Include), t.ID, string(t.Raw["artifacts"])).WithWitness(w))
+			case on && o.Counts[t.ID] > 0 && (!isArray || n != o.Counts[t.ID]):
+				fs = append(fs, NonStrict(R("LT-ART-3"), "includeArtifacts true: task %s has %d artifacts but the listing shows %d", t.ID, o.Counts[t.ID], n).WithWitness(w))
+			}
+		}
+	}
+	return dedupeByTask(fs)
+}
+
+// dedupeByTask keeps one finding per (class, requirement) pair, noting how
+// many tasks it covered.
+func dedupeByTask(fs []Finding) []Finding {
+	type key struct {
+		c Class
+		r string
+	}
+	count := map[key]int{}
+	var out []Finding
+	for _, f := range fs {
+		k := key{f.Class, strings.Join(f.Reqs, ",")}
+		if count[k] == 0 {
+			out = append(out, f)
+		}
+		count[k]++
+	}
+	for i, f := range out {
+		if n := count[key{f.Class, strings.Join(f.Reqs, ",")}]; n > 1 {
+			out[i].Message += fmt.Sprintf(" (and %d more like it)", n-1)
+		}
+	}
+	return out
+}
+
+var _ = Register(Scenario{
+	ID: "LT-TOTALSIZE", Area: "params", Level: SHOULD, Checker: "CheckTotalSize",
+	Title: "totalSize counts the filtered set and stays the same on every page of a walk with no writes",
+	Reqs:  R("LT-RESP-6", "LT-SEED-6"),
+	Quote: `totalSize: "Total number of tasks available (before pagination)." (proto, REQUIRED)`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		e.Fresh()
+		ctx := e.ID("ctx-t")
+		tasks := Series("t", 0, 1, 17)
+		for i := range tasks {
+			if i < 11 {
+				tasks[i].ContextID = ctx
+			}
+		}
+		e.By("seed 17 tasks, 11 of them in context %s", ctx)
+		truth, _ := e.Seed(tasks)
+		h := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}, 50, nil)
+		e.Report(CheckTotalSize(h, len(truth))...)
+		h = e.Walk(e.A(), wire.ListRequest{ContextID: &ctx, PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}, 50, nil)
+		e.Report(CheckTotalSize(h, 11)...)
+	},
+})
+
+// CheckTotalSize judges totalSize over a walk with no writes (LT-TOTALSIZE).
+func CheckTotalSize(h History, want int) []Finding {
+	var fs []Finding
+	for _, p := range h.Pages {
+		if p.TotalSize == nil || p.Err != nil {
+			continue
+		}
+		if *p.TotalSize != want {
+			fs = append(fs, NonStrict(R("LT-RESP-6"), "page %d says totalSize %d; %d tasks match (\"Total number of tasks available (before pagination)\")", p.N, *p.TotalSize, want).WithWitness(h.Witness(p.N)))
+			break
+		}
+	}
+	return append(EndFindings(h), fs...)
+}

@@ -1,0 +1,205 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Area "scoping": a principal never sees another principal's tasks, by
+// listing or by GetTask, and tenants are separate.
+
+var _ = Register(Scenario{
+	ID: "LT-SCOPE-LIST", Area: "scoping", Level: MUST, Checker: "CheckScopeList",
+	Title: "A principal's listing never contains another principal's tasks, with or without filters",
+	Reqs:  R("LT-AUTHZ-1", "LT-AUTHZ-3", "LT-AUTHZ-4", "LT-OP-4"),
+	Quote: `"Even when contextId or other filter parameters are not specified in requests, implementations MUST scope results to the caller's authorized access boundaries"; List Tasks "MUST only return tasks visible to the authenticated client" (§13.1)`,
+	Needs: []Capability{NeedControl, NeedSecondPrincipal},
+	Run: func(e *Env) {
+		e.Fresh()
+		shared := e.ID("shared-ctx")
+		tasks := Series("a", 0, 1, 8)
+		b := Series("b", 1, 20, 5)
+		for i := range tasks {
+			tasks[i].ContextID = shared
+		}
+		for i := range b {
+			b[i].ContextID = shared
+		}
+		e.By("seed 8 tasks for %s and 5 for %s, all in context %s", e.Owner(0), e.Owner(1), shared)
+		truthA, ids := e.Seed(append(tasks, b...))
+		var bIDs []string
+		for _, t := range b {
+			bIDs = append(bIDs, ids[t.Key])
+		}
+		var walks []ScopeWalk
+		e.By("%s walks without filters, then filtered by the shared context", e.Owner(1))
+		walks = append(walks, ScopeWalk{What: "no filter", H: e.Walk(e.B(), wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil), Own: len(bIDs)})
+		walks = append(walks, ScopeWalk{What: "contextId " + shared, H: e.Walk(e.B(), wire.ListRequest{ContextID: &shared, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil), Own: len(bIDs)})
+		e.Report(CheckScopeList(walks, foreignIDs(truthA))...)
+	},
+	BlackBox: func(e *Env) {
+		truthA, ctx := blackBoxData(e)
+		e.By("%s lists context %s, which only %s used", e.Owner(1), *ctx, e.Owner(0))
+		w := ScopeWalk{What: "contextId " + *ctx, H: e.Walk(e.B(), wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil), Own: -1}
+		e.Report(CheckScopeList([]ScopeWalk{w}, foreignIDs(truthA))...)
+	},
+	BlackBoxNeeds: []Capability{NeedSecondPrincipal},
+})
+
+// ScopeWalk is another principal's walk; Own is how many of its own tasks
+// it must see (-1: unknown).
+type ScopeWalk struct {
+	What string
+	H    History
+	Own  int
+}
+
+// CheckScopeList judges walks made by a principal that must not see
+// foreign tasks (LT-SCOPE-LIST).
+func CheckScopeList(ws []ScopeWalk, foreign map[string]bool) []Finding {
+	var fs []Finding
+	for _, w := range ws {
+		fs = append(fs, EndFindings(w.H)...)
+		var leaked []string
+		var pages []int
+		own := 0
+		for _, p := range w.H.Pages {
+			for _, t := range p.Tasks {
+				if foreign[t.ID] {
+					leaked = append(leaked, t.ID)
+					pages = append(pages, p.N)
+				} else {
+					own++
+				}
+			}
+		}
+		if len(leaked) > 0 {
+			fs = append(fs, Fail(R("LT-AUTHZ-1", "LT-AUTHZ-3", "LT-AUTHZ-4"), "%s: the listing contained %d tasks of another principal (%s)", w.What, len(leaked), strings.Join(first(leaked, 5), ", ")).
+				WithWitness(w.H.Witness(pages[0])))
+		}
+		if w.Own >= 0 && own != w.Own && len(leaked) == 0 {
+			fs = append(fs, Fail(R("LT-OP-4"), "%s: the principal saw %d of its own %d tasks", w.What, own, w.Own))
+		}
+	}
+	return fs
+}
+
+var _ = Register(Scenario{
+	ID: "LT-SCOPE-GET", Area: "scoping", Level: MUST, Checker: "CheckScopeGet",
+	Title: "GetTask and CancelTask on another principal's task answer exactly as for a task that does not exist",
+	Reqs:  R("LT-AUTHZ-6", "LT-AUTHZ-5", "LT-ERR-10"),
+	Quote: `"Servers MUST NOT reveal the existence of resources the client is not authorized to access" (§3.3.2); Get Task "MUST verify the authenticated client has access to the requested task" (§13.1)`,
+	Needs: []Capability{NeedControl, NeedSecondPrincipal},
+	Run: func(e *Env) {
+		e.Fresh()
+		_, ids := e.Seed([]Task{{Key: "secret", TS: At(1), State: "TASK_STATE_WORKING", History: 2}})
+		e.Report(CheckScopeGet(e.scopeGetProbes(ids["secret"]))...)
+	},
+	BlackBox: func(e *Env) {
+		truth, _ := blackBoxData(e)
+		var id string
+		for k := range truth {
+			id = k
+			break
+		}
+		e.Report(CheckScopeGet(e.scopeGetProbes(id))...)
+	},
+	BlackBoxNeeds: []Capability{NeedSecondPrincipal},
+})
+
+// ScopeGet holds another principal's calls on a foreign task and on a task
+// that does not exist, and the owner's view afterwards.
+type ScopeGet struct {
+	Get, GetMissing       *wire.Response
+	Cancel, CancelMissing *wire.Response
+	// After is the owner's GetTask after the cancel attempt.
+	After      *wire.TaskReply
+	StateFirst string
+}
+
+func (e *Env) scopeGetProbes(id string) ScopeGet {
+	var s ScopeGet
+	before, err := e.A().GetTask(e.ctx, id, wire.Ptr(0))
+	e.Check(err, "GetTask")
+	s.StateFirst = before.Task.State
+	missing := e.ID("no-such-task")
+	e.By("%s calls GetTask on %s's task and on a task that does not exist", e.Owner(1), e.Owner(0))
+	g, err := e.B().GetTask(e.ctx, id, wire.Ptr(0))
+	e.Check(err, "GetTask")
+	gm, err := e.B().GetTask(e.ctx, missing, wire.Ptr(0))
+	e.Check(err, "GetTask")
+	e.By("%s calls CancelTask on both", e.Owner(1))
+	c, err := e.B().CancelTask(e.ctx, id)
+	e.Check(err, "CancelTask")
+	cm, err := e.B().CancelTask(e.ctx, missing)
+	e.Check(err, "CancelTask")
+	after, err := e.A().GetTask(e.ctx, id, wire.Ptr(0))
+	e.Check(err, "GetTask")
+	s.Get, s.GetMissing, s.Cancel, s.CancelMissing, s.After = g.Response, gm.Response, c.Response, cm.Response, after
+	return s
+}
+
+// CheckScopeGet judges another principal's GetTask and CancelTask on a
+// foreign task (LT-SCOPE-GET).
+func CheckScopeGet(s ScopeGet) []Finding {
+	var fs []Finding
+	for _, c := range []struct {
+		op            string
+		foreign, none *wire.Response
+	}{{"GetTask", s.Get, s.GetMissing}, {"CancelTask", s.Cancel, s.CancelMissing}} {
+		w := c.foreign.X.Transcript() + "\n" + c.none.X.Transcript()
+		switch {
+		case c.foreign.Err == nil:
+			fs = append(fs, Fail(R("LT-AUTHZ-6", "LT-AUTHZ-1"), "%s on another principal's task succeeded and returned it", c.op).WithWitness(c.foreign.X.Transcript()))
+		case c.none.Err != nil && (c.foreign.Err.Code != c.none.Err.Code || c.foreign.X.Status != c.none.X.Status):
+			fs = append(fs, Fail(R("LT-AUTHZ-6"), "%s answers a foreign task (%s) differently from a missing one (%s), revealing that it exists", c.op, c.foreign.Err, c.none.Err).WithWitness(w))
+		case c.foreign.Err.Code != -32001 && c.foreign.Err.Code != 404:
+			fs = append(fs, NonStrict(R("LT-ERR-10"), "%s on an inaccessible task answered %s; TaskNotFoundError is -32001 / HTTP 404", c.op, c.foreign.Err).WithWitness(w))
+		}
+	}
+	if s.After != nil && s.After.Err == nil && s.After.Task.State != s.StateFirst {
+		fs = append(fs, Fail(R("LT-AUTHZ-1", "LT-AUTHZ-6"), "another principal's CancelTask changed the task's state from %s to %s", s.StateFirst, s.After.Task.State).WithWitness(s.After.X.Transcript()))
+	}
+	return fs
+}
+
+var _ = Register(Scenario{
+	ID: "LT-SCOPE-TENANT", Area: "scoping", Level: MUST, Checker: "CheckScopeList",
+	Title: "Tasks of one tenant never appear in another tenant's listing",
+	Reqs:  R("LT-AUTHZ-2", "LT-AUTHZ-8", "LT-TEN-2"),
+	Quote: `"Implementations MUST scope results to the caller's authorized access boundaries as defined by the agent's authorization model" (§13.1), which "MAY be based on ... Organizational or tenant boundaries"`,
+	Needs: []Capability{NeedControl, NeedTenant},
+	Run: func(e *Env) {
+		e.Fresh()
+		other := e.target.OtherTenant
+		here := Series("h", 0, 1, 4)
+		there := Series("t", 0, 10, 6)
+		for i := range there {
+			there[i].Tenant = other
+		}
+		e.By("seed 4 tasks in the main tenant and 6 in tenant %s, all for %s", other, e.Owner(0))
+		_, ids := e.Seed(append(here, there...))
+		inOther, inHere := map[string]bool{}, map[string]bool{}
+		for _, t := range there {
+			inOther[ids[t.Key]] = true
+		}
+		for _, t := range here {
+			inHere[ids[t.Key]] = true
+		}
+		main := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil)
+		c := *e.A()
+		c.Tenant = other
+		o := e.Walk(&c, wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil)
+		fs := CheckScopeList([]ScopeWalk{{What: "main tenant", H: main, Own: len(here)}}, inOther)
+		fs = append(fs, CheckScopeList([]ScopeWalk{{What: fmt.Sprintf("tenant %s", other), H: o, Own: len(there)}}, inHere)...)
+		for i := range fs {
+			if fs[i].Class == ClassFail && strings.Contains(fs[i].Message, "another principal") {
+				fs[i].Reqs = R("LT-AUTHZ-2", "LT-AUTHZ-8")
+				fs[i].Message = strings.Replace(fs[i].Message, "another principal", "another tenant", 1)
+			}
+		}
+		e.Report(fs...)
+	},
+})

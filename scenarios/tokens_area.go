@@ -1,0 +1,486 @@
+package scenarios
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Area "tokens": page tokens replayed by another principal or with other
+// filters, tampered with, expired, and carried across a key rotation or a
+// restart. The spec says only that the token comes from a previous call
+// and retrieves the subsequent page (LT-REQ-5); its format, binding and
+// lifetime are silent (LT-PAGE-2), so most verdicts here are hardened
+// practices from the seed article. Revealing another principal's tasks is
+// a MUST break (LT-AUTHZ-*).
+
+// Replay is what happened when a token was sent again in another context.
+type Replay struct {
+	// What describes the change ("principal bob", "contextId changed").
+	What string
+	// Reply is the page returned for the replayed token.
+	Reply *wire.Page
+	// Foreign lists ids the caller must never see.
+	Foreign map[string]bool
+}
+
+// accepted reports whether the reply was a success page.
+func (r Replay) accepted() bool {
+	return r.Reply != nil && r.Reply.Err == nil && r.Reply.Malformed == "" && r.Reply.X != nil && r.Reply.X.Status < 300
+}
+
+func (r Replay) leaked() []string {
+	var out []string
+	if r.Reply == nil {
+		return nil
+	}
+	for _, t := range r.Reply.Tasks {
+		if r.Foreign[t.ID] {
+			out = append(out, t.ID)
+		}
+	}
+	return out
+}
+
+// foreignIDs returns the ids of a truth as a set.
+func foreignIDs(t Truth) map[string]bool {
+	out := map[string]bool{}
+	for id := range t {
+		out[id] = true
+	}
+	return out
+}
+
+// firstToken lists page 1 and returns its nextPageToken (skipping the
+// scenario if there is none).
+func (e *Env) firstToken(c *wire.Client, req wire.ListRequest) string {
+	p, err := c.ListTasks(e.ctx, req)
+	e.Check(err, "ListTasks")
+	if p.Err != nil || p.NextPageToken == "" {
+		e.Abortf("page 1 gave no nextPageToken to work with: %s", p.Describe())
+	}
+	return p.NextPageToken
+}
+
+var _ = Register(Scenario{
+	ID: "LT-TOKEN-REPLAY-PRINCIPAL", Area: "tokens", Level: MUST, Checker: "CheckReplayPrincipal",
+	Title: "A page token replayed by another principal never reveals the issuer's tasks, and should be rejected",
+	Reqs:  R("LT-AUTHZ-1", "LT-AUTHZ-4", "LT-SEED-3"),
+	Quote: `"Implementations MUST implement appropriate authorization scoping to ensure clients can only access authorized tasks." (§3.1.4) Seed: "bind them to principal, tenant and filters, and always re-apply authorization in the query."`,
+	Needs: []Capability{NeedControl, NeedSecondPrincipal},
+	Run: func(e *Env) {
+		e.Fresh()
+		tasks := append(Series("a", 0, 1, 10), Series("b", 1, 50, 4)...)
+		e.By("seed 10 tasks for %s and 4 for %s", e.Owner(0), e.Owner(1))
+		truthA, _ := e.Seed(tasks)
+		req := wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
+		tok := e.firstToken(e.A(), req)
+		e.By("%s replays %s's page-2 token", e.Owner(1), e.Owner(0))
+		req.PageToken = tok
+		p, err := e.B().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		e.Report(CheckReplayPrincipal(Replay{What: "principal " + e.Owner(1), Reply: p, Foreign: foreignIDs(truthA)})...)
+	},
+	BlackBox: func(e *Env) {
+		truthA, ctx := blackBoxData(e)
+		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req.PageToken = e.firstToken(e.A(), req)
+		e.By("%s replays %s's page-2 token", e.Owner(1), e.Owner(0))
+		p, err := e.B().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		e.Report(CheckReplayPrincipal(Replay{What: "principal " + e.Owner(1), Reply: p, Foreign: foreignIDs(truthA)})...)
+	},
+	BlackBoxNeeds: []Capability{NeedSecondPrincipal},
+})
+
+// CheckReplayPrincipal judges a token replayed by another principal
+// (LT-TOKEN-REPLAY-PRINCIPAL).
+func CheckReplayPrincipal(r Replay) []Finding {
+	if !r.accepted() {
+		return nil
+	}
+	w := r.Reply.X.Transcript()
+	if leaked := r.leaked(); len(leaked) > 0 {
+		return []Finding{Fail(R("LT-AUTHZ-1", "LT-AUTHZ-4", "LT-AUTHZ-6"), "replayed by %s, the token listed %d of the issuer's tasks (%s): results are not scoped to the caller",
+			r.What, len(leaked), strings.Join(first(leaked, 5), ", ")).WithWitness(w)}
+	}
+	return []Finding{HardenedFinding(R("LT-SEED-3", "LT-PAGE-2"), "a token issued to another principal was accepted from %s (it showed only the caller's own tasks); the seed binds tokens to the principal", r.What).WithWitness(w)}
+}
+
+var _ = Register(Scenario{
+	ID: "LT-TOKEN-REPLAY-FILTER", Area: "tokens", Level: Hardened, Checker: "CheckReplayFilters",
+	Title: "A page token replayed with any bound filter changed is rejected, not silently mixed",
+	Reqs:  R("LT-SEED-4", "LT-PAGE-2"),
+	Quote: `Spec: silent on reuse after a filter change (LT-PAGE-2). Seed: "Binding the filter set means a client that changes status mid-walk gets an error instead of silently mixing two result sets."`,
+	Needs: []Capability{NeedControl},
+	Run: func(e *Env) {
+		e.Fresh()
+		ctx1, ctx2 := e.ID("ctx-1"), e.ID("ctx-2")
+		var tasks []Task
+		for i := 0; i < 16; i++ {
+			c := ctx1
+			if i%2 == 1 {
+				c = ctx2
+			}
+			tasks = append(tasks, Task{Key: fmt.Sprintf("f%02d", i), TS: At(i + 1), ContextID: c, History: 2, Artifacts: 1})
+		}
+		e.Seed(tasks)
+		e.Report(CheckReplayFilters(e.replayFilters(ctx1, ctx2))...)
+	},
+	BlackBox: func(e *Env) {
+		_, ctx := blackBoxData(e)
+		e.Report(CheckReplayFilters(e.replayFilters(*ctx, e.ID("other-ctx")))...)
+	},
+})
+
+// replayFilters takes a token issued for contextId ctx1 and historyLength 0
+// and replays it with each bound filter changed in turn.
+func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
+	base := wire.ListRequest{ContextID: &ctx1, PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+	tok := e.firstToken(e.A(), base)
+	after := At(1000).UTC().Format(time.RFC3339)
+	changes := []struct {
+		what string
+		mod  func(*wire.ListRequest)
+	}{
+		{"contextId changed", func(r *wire.ListRequest) { r.ContextID = &ctx2 }},
+		{"status added", func(r *wire.ListRequest) { r.Status = wire.Ptr("TASK_STATE_COMPLETED") }},
+		{"statusTimestampAfter added", func(r *wire.ListRequest) { r.StatusTimestampAfter = &after }},
+		{"historyLength changed", func(r *wire.ListRequest) { r.HistoryLength = wire.Ptr(1) }},
+		{"includeArtifacts changed", func(r *wire.ListRequest) { r.IncludeArtifacts = wire.Ptr(true) }},
+	}
+	var out []Replay
+	for _, c := range changes {
+		r := base
+		r.PageToken = tok
+		c.mod(&r)
+		e.By("replay the page-2 token with %s", c.what)
+		p, err := e.A().ListTasks(e.ctx, r)
+		e.Check(err, "ListTasks")
+		out = append(out, Replay{What: c.what, Reply: p})
+	}
+	return out
+}
+
+// CheckReplayFilters judges tokens replayed with changed filters
+// (LT-TOKEN-REPLAY-FILTER).
+func CheckReplayFilters(rs []Replay) []Finding {
+	var fs []Finding
+	for _, r := range rs {
+		if r.accepted() {
+			fs = append(fs, HardenedFinding(R("LT-SEED-4", "LT-PAGE-2"), "a token was accepted with the filter set changed (%s); the seed binds tokens to contextId, status, statusTimestampAfter, historyLength and includeArtifacts", r.What).
+				WithWitness(r.Reply.X.Transcript()))
+		}
+	}
+	return fs
+}
+
+// Tamper is one tampered token and its reply.
+type Tamper struct {
+	How   string
+	Token string
+	Reply *wire.Page
+}
+
+// TamperVariants returns tampered copies of tok: every character replaced
+// by its neighbour in the same character class, and, where tok decodes as
+// base64 or hex, each decoded byte with one bit flipped and re-encoded the
+// same way. At most max variants of each kind are returned, spread over
+// the token.
+func TamperVariants(tok string, max int) []Tamper {
+	var out []Tamper
+	step := 1
+	if len(tok) > max {
+		step = (len(tok) + max - 1) / max
+	}
+	for i := 0; i < len(tok); i += step {
+		b := []byte(tok)
+		b[i] = neighbour(b[i])
+		out = append(out, Tamper{How: fmt.Sprintf("character %d changed from %q to %q", i, tok[i], b[i]), Token: string(b)})
+	}
+	type enc struct {
+		name string
+		dec  func(string) ([]byte, error)
+		enc  func([]byte) string
+	}
+	for _, en := range []enc{
+		{"base64url", base64.RawURLEncoding.Strict().DecodeString, base64.RawURLEncoding.EncodeToString},
+		{"base64url (padded)", base64.URLEncoding.Strict().DecodeString, base64.URLEncoding.EncodeToString},
+		{"base64", base64.StdEncoding.Strict().DecodeString, base64.StdEncoding.EncodeToString},
+		{"base64 (unpadded)", base64.RawStdEncoding.Strict().DecodeString, base64.RawStdEncoding.EncodeToString},
+		{"hex", hex.DecodeString, hex.EncodeToString},
+	} {
+		raw, err := en.dec(tok)
+		if err != nil || len(raw) == 0 || en.enc(raw) != tok {
+			continue
+		}
+		bstep := 1
+		if len(raw) > max {
+			bstep = (len(raw) + max - 1) / max
+		}
+		for i := 0; i < len(raw); i += bstep {
+			m := append([]byte(nil), raw...)
+			m[i] ^= 0x01
+			out = append(out, Tamper{How: fmt.Sprintf("decoded as %s, bit 0 of byte %d flipped, re-encoded", en.name, i), Token: en.enc(m)})
+		}
+		break
+	}
+	return out
+}
+
+func neighbour(c byte) byte {
+	switch {
+	case c >= 'a' && c < 'z', c >= 'A' && c < 'Z', c >= '0' && c < '9':
+		return c + 1
+	case c == 'z':
+		return 'a'
+	case c == 'Z':
+		return 'A'
+	case c == '9':
+		return '0'
+	case c == '-':
+		return '_'
+	case c == '_':
+		return '-'
+	case c == '+':
+		return '/'
+	case c == '/':
+		return '+'
+	}
+	return 'A'
+}
+
+var _ = Register(Scenario{
+	ID: "LT-TOKEN-TAMPER", Area: "tokens", Level: MUST, Checker: "CheckTamper",
+	Title: "Tampered page tokens (character changes, bit flips after decoding) are rejected and never widen the caller's scope",
+	Reqs:  R("LT-SEED-3", "LT-AUTHZ-1", "LT-ERR-1"),
+	Quote: `"Implementations MUST implement appropriate authorization scoping to ensure clients can only access authorized tasks." (§3.1.4) Seed: "Unsigned cursor. A client edits the decoded token and walks past its own scope. Sign tokens".`,
+	Needs: []Capability{NeedControl, NeedSecondPrincipal},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.By("seed 12 tasks for %s and 6, interleaved in time, for %s", e.Owner(0), e.Owner(1))
+		_, ids := e.Seed(append(Series("a", 0, 1, 12), Series("b", 1, 2, 6)...))
+		foreign := map[string]bool{}
+		for key, id := range ids {
+			if strings.HasPrefix(key, "b") {
+				foreign[id] = true
+			}
+		}
+		tok := e.firstToken(e.A(), wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)})
+		vs := TamperVariants(tok, 48)
+		e.By("send %d tampered copies of page 1's token", len(vs))
+		for i := range vs {
+			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0), PageToken: vs[i].Token})
+			e.Check(err, "ListTasks")
+			vs[i].Reply = p
+		}
+		e.Report(CheckTamper(vs, foreign)...)
+	},
+	BlackBox: func(e *Env) {
+		_, ctx := blackBoxData(e)
+		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		tok := e.firstToken(e.A(), req)
+		vs := TamperVariants(tok, 48)
+		e.By("send %d tampered copies of page 1's token", len(vs))
+		for i := range vs {
+			r := req
+			r.PageToken = vs[i].Token
+			p, err := e.A().ListTasks(e.ctx, r)
+			e.Check(err, "ListTasks")
+			vs[i].Reply = p
+		}
+		e.Report(CheckTamper(vs, nil)...)
+	},
+})
+
+// CheckTamper judges replies to tampered tokens (LT-TOKEN-TAMPER).
+func CheckTamper(vs []Tamper, foreign map[string]bool) []Finding {
+	var fs []Finding
+	var accepted []Tamper
+	for _, v := range vs {
+		r := Replay{Reply: v.Reply, Foreign: foreign}
+		if leaked := r.leaked(); len(leaked) > 0 {
+			fs = append(fs, Fail(R("LT-AUTHZ-1", "LT-AUTHZ-4"), "a tampered token (%s) listed another principal's tasks: %s", v.How, strings.Join(first(leaked, 5), ", ")).
+				WithWitness(v.Reply.X.Transcript()))
+		}
+		if r.accepted() {
+			accepted = append(accepted, v)
+		} else if v.Reply != nil && v.Reply.Err != nil && v.Reply.X.Status >= 500 {
+			fs = append(fs, NonStrict(R("LT-ERR-1", "LT-ERR-2"), "a tampered token (%s) caused a server error instead of a validation error: %s", v.How, v.Reply.Err).
+				WithWitness(v.Reply.X.Transcript()))
+		}
+	}
+	if len(accepted) > 0 {
+		fs = append(fs, HardenedFinding(R("LT-SEED-3"), "%d of %d tampered tokens were accepted (first: %s); the seed signs tokens so that an edited token is rejected",
+			len(accepted), len(vs), accepted[0].How).WithWitness(accepted[0].Reply.X.Transcript()))
+	}
+	return dedupe(fs)
+}
+
+var _ = Register(Scenario{
+	ID: "LT-TOKEN-EXPIRED", Area: "tokens", Level: Hardened, Checker: "CheckExpired",
+	Title: "An expired page token gets a clear invalid-params error, not an empty success page",
+	Reqs:  R("LT-SEED-3", "LT-SEED-4", "LT-PAGE-2"),
+	Quote: `Spec: token lifetime is unspecified (LT-PAGE-2). Seed: "an expired token fails clearly so the client restarts rather than seeing an empty page that looks like success."`,
+	Needs: []Capability{NeedControl, NeedTokenTTL},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.Seed(Series("x", 0, 1, 6))
+		req := wire.ListRequest{PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req.PageToken = e.firstToken(e.A(), req)
+		ttl := e.target.TokenTTL
+		obs := ExpiryObs{TTL: ttl}
+		e.By("advance the server clock to 1s before the token's expiry (TTL %s) and use it", ttl)
+		e.Check(e.Control().Advance(e.ctx, ttl-time.Second), "control clock")
+		var err error
+		obs.Before, err = e.A().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		e.By("advance the clock 2s more, past the expiry, and use it again")
+		e.Check(e.Control().Advance(e.ctx, 2*time.Second), "control clock")
+		obs.After, err = e.A().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		e.Report(CheckExpired(obs)...)
+	},
+})
+
+// ExpiryObs holds the replies to one token just before and just after its
+// expiry.
+type ExpiryObs struct {
+	TTL           time.Duration
+	Before, After *wire.Page
+}
+
+// CheckExpired judges a token used past its lifetime (LT-TOKEN-EXPIRED).
+func CheckExpired(o ExpiryObs) []Finding {
+	var fs []Finding
+	if o.Before != nil && (o.Before.Err != nil || o.Before.Malformed != "") {
+		fs = append(fs, Info(R("LT-PAGE-2"), "the token was already refused 1s before the advertised lifetime of %s ended: %s", o.TTL, o.Before.Describe()))
+	}
+	a := o.After
+	switch {
+	case a == nil:
+	case a.Err == nil && a.Malformed == "" && len(a.Tasks) == 0 && a.NextPageToken == "":
+		fs = append(fs, HardenedFinding(R("LT-SEED-4"), "an expired token got an empty success page with nextPageToken \"\": the walk silently ends early instead of failing clearly").
+			WithWitness(a.X.Transcript()))
+	case a.Err == nil && a.Malformed == "":
+		fs = append(fs, HardenedFinding(R("LT-SEED-3"), "a token was still accepted %s after it was issued, past its lifetime of %s", o.TTL+time.Second, o.TTL).
+			WithWitness(a.X.Transcript()))
+	case a.Err != nil && a.Err.Code != -32602 && a.Err.Code != 400:
+		fs = append(fs, HardenedFinding(R("LT-SEED-4"), "an expired token was refused with %s; the seed answers invalid params (-32602 / HTTP 400)", a.Err).
+			WithWitness(a.X.Transcript()))
+	}
+	return fs
+}
+
+var _ = Register(Scenario{
+	ID: "LT-TOKEN-ROTATION", Area: "tokens", Level: Hardened, Checker: "CheckContinuation",
+	Title: "A page token issued before a signing-key rotation still works after it",
+	Reqs:  R("LT-SEED-3"),
+	Quote: `Seed: "rotate the signing key with an overlap of one lifetime"; "when rotating, accept the previous key for one TTL".`,
+	Needs: []Capability{NeedControl, NeedKeyRotation},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.Seed(Series("r", 0, 1, 6))
+		req := wire.ListRequest{PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req.PageToken = e.firstToken(e.A(), req)
+		e.By("rotate the server's signing key")
+		e.Check(e.Control().RotateKeys(e.ctx), "control key rotation")
+		e.By("continue the walk with the token issued before the rotation")
+		p, err := e.A().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		e.Report(CheckContinuation("a signing-key rotation", p)...)
+	},
+})
+
+// CheckContinuation judges a token used after an event the seed says it
+// must survive (a key rotation, a restart).
+func CheckContinuation(event string, p *wire.Page) []Finding {
+	if p.Err == nil && p.Malformed == "" && len(p.Tasks) > 0 {
+		return nil
+	}
+	return []Finding{HardenedFinding(R("LT-SEED-3"), "a token issued before %s no longer continues the walk: %s", event, p.Describe()).WithWitness(p.X.Transcript())}
+}
+
+var _ = Register(Scenario{
+	ID: "LT-TOKEN-RESTART", Area: "tokens", Level: Hardened, Checker: "CheckContinuation",
+	Title: "A page token issued before a server restart still works after it",
+	Reqs:  R("LT-SEED-3"),
+	Quote: `Seed: "Give tokens a lifetime long enough for a slow client to finish a walk, ten minutes is ample"; signing keys come "from your secret store", so a restart inside the lifetime must not strand a walk.`,
+	Needs: []Capability{NeedControl, NeedRestart},
+	Run: func(e *Env) {
+		e.Fresh()
+		e.Seed(Series("s", 0, 1, 6))
+		req := wire.ListRequest{PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req.PageToken = e.firstToken(e.A(), req)
+		e.By("restart the server mid-walk")
+		_, err := e.target.Restart(e.ctx)
+		e.Check(err, "restart")
+		e.resetClients()
+		e.By("continue the walk with the token issued before the restart")
+		p, err := e.A().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		e.Report(CheckContinuation("a server restart", p)...)
+	},
+})
+
+var _ = Register(Scenario{
+	ID: "LT-TOKEN-GARBAGE", Area: "tokens", Level: MUST, Checker: "CheckRejected",
+	Title: "A page token the server never issued is rejected as invalid params naming pageToken",
+	Reqs:  R("LT-ERR-1", "LT-ERR-2", "LT-REQ-5"),
+	Quote: `"Servers MUST validate all input parameters before processing"; "Servers SHOULD specify which parameter(s) failed validation and why"; "Example error codes: HTTP 400 Bad Request, gRPC INVALID_ARGUMENT, JSON-RPC -32602 Invalid params" (§3.3.2)`,
+	Run: func(e *Env) {
+		for _, tok := range []string{"not-a-token", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", strings.Repeat("Zm9v", 2048), "%%%"} {
+			e.By("ListTasks with pageToken %q", abbreviateTok(tok))
+			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(2), PageToken: tok})
+			e.Check(err, "ListTasks")
+			e.Report(CheckRejected(Rejection{What: "pageToken " + abbreviateTok(tok), Field: "pageToken", Reply: p.Response})...)
+		}
+	},
+})
+
+func abbreviateTok(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
+}
+
+// Rejection is a request that must be refused as invalid params.
+type Rejection struct {
+	What  string
+	Field string
+	Reply *wire.Response
+	// Served is the number of tasks in a success reply (for pageSize checks).
+	Served int
+}
+
+// CheckRejected judges a reply that must be a validation error: success is
+// a Fail (MUST validate), another error code is Non-strict (the codes are
+// examples), and an error that does not name the parameter is Non-strict
+// (SHOULD).
+func CheckRejected(r Rejection) []Finding {
+	x := r.Reply
+	if x == nil || x.X == nil {
+		return nil
+	}
+	w := x.X.Transcript()
+	if x.Err == nil {
+		return []Finding{Fail(R("LT-ERR-1"), "%s was accepted: \"Servers MUST validate all input parameters before processing\"", r.What).WithWitness(w)}
+	}
+	var fs []Finding
+	want := -32602
+	if x.X.Binding == wire.HTTPJSON {
+		want = 400
+	}
+	if x.Err.Code != want {
+		fs = append(fs, NonStrict(R("LT-ERR-2", "LT-ERR-4"), "%s was refused with code %d, not %d Invalid params", r.What, x.Err.Code, want).WithWitness(w))
+	}
+	if r.Field != "" && !x.Err.NamesField(r.Field) {
+		fs = append(fs, NonStrict(R("LT-ERR-1", "LT-ERR-5"), "the error for %s does not name %s (\"SHOULD specify which parameter(s) failed validation\")", r.What, r.Field).WithWitness(w))
+	}
+	return fs
+}
