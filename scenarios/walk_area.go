@@ -100,21 +100,26 @@ func CheckShape(h History) []Finding {
 	return dedupe(fs)
 }
 
-// dedupe keeps the first finding per (class, message prefix up to the
-// page number), so a fault repeated on every page is reported once with a
-// count.
+// dedupe keeps the first finding of each kind (class plus message with
+// page numbers masked), so a fault repeated on every page is reported once,
+// with a count of the repeats.
 func dedupe(fs []Finding) []Finding {
-	seen := map[string]int{}
+	norm := regexp.MustCompile(`(page|character|byte) \d+`)
+	count := map[string]int{}
+	index := map[string]int{}
 	var out []Finding
-	norm := regexp.MustCompile(`page \d+`)
 	for _, f := range fs {
-		key := string(f.Class) + norm.ReplaceAllString(f.Message, "page N")
-		if i, ok := seen[key]; ok {
-			out[i].Message = strings.TrimSuffix(out[i].Message, ")") + ")"
-			continue
+		key := string(f.Class) + norm.ReplaceAllString(f.Message, "$1 N")
+		if _, ok := index[key]; !ok {
+			index[key] = len(out)
+			out = append(out, f)
 		}
-		seen[key] = len(out)
-		out = append(out, f)
+		count[key]++
+	}
+	for key, i := range index {
+		if n := count[key]; n > 1 {
+			out[i].Message += fmt.Sprintf(" (and %d more like it)", n-1)
+		}
 	}
 	return out
 }

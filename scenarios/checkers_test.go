@@ -1,0 +1,362 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pagewalk/pagewalk/scenarios/wire"
+)
+
+// Hand-built transcripts: every checker is shown to fail on a history or
+// reply that breaks its rule, and to pass on one that keeps it.
+
+var base = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func tk(id string, sec int) wire.Task {
+	ts := base.Add(-time.Duration(sec) * time.Second)
+	s := ts.Format("2006-01-02T15:04:05.000000Z")
+	return wire.Task{ID: id, State: "TASK_STATE_COMPLETED", Timestamp: s, TS: ts,
+		Raw: wire.Fields{"id": []byte(`"` + id + `"`)}}
+}
+
+func pg(n int, next string, tasks ...wire.Task) PageRecord {
+	return PageRecord{N: n, Tasks: tasks, Next: next, NextState: "string", PageSize: ptr(len(tasks)), TotalSize: ptr(99),
+		X: &wire.Exchange{Op: "ListTasks", HTTPMethod: "POST", URL: "http://sut/jsonrpc", Status: 200, RespBody: fmt.Sprintf("page %d", n)}}
+}
+
+func ptr(n int) *int { return &n }
+
+func hist(pages ...PageRecord) History { return History{Pages: pages} }
+
+func truthOf(ts ...wire.Task) Truth {
+	t := Truth{}
+	for _, x := range ts {
+		t[x.ID] = x.TS
+	}
+	return t
+}
+
+// reply builds a decoded response from a raw wire body.
+func reply(b wire.Binding, status int, body string) *wire.Response {
+	return wire.Decode(b, &wire.Exchange{Binding: b, HTTPMethod: "POST", URL: "http://sut/", Status: status, RespBody: body})
+}
+
+func pageReply(b wire.Binding, status int, body string) *wire.Page { return wire.ParsePage(reply(b, status, body)) }
+
+// has reports whether fs holds a finding of class c naming req.
+func has(fs []Finding, c Class, req string) bool {
+	for _, f := range fs {
+		if f.Class != c {
+			continue
+		}
+		for _, r := range f.Reqs {
+			if r == req {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func judged(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Class != ClassInfo {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func wantClean(t *testing.T, name string, fs []Finding) {
+	t.Helper()
+	if j := judged(fs); len(j) > 0 {
+		t.Errorf("%s: a conforming transcript was judged: %v", name, j)
+	}
+}
+
+func wantFinding(t *testing.T, name string, fs []Finding, c Class, req string) {
+	t.Helper()
+	if !has(fs, c, req) {
+		t.Errorf("%s: want a %s finding naming %s, got %v", name, c, req, fs)
+	}
+}
+
+var a, b, c, d, e5 = tk("a", 1), tk("b", 2), tk("c", 3), tk("d", 4), tk("e", 5)
+
+// checkerTests maps each checker named by a scenario to its test.
+var checkerTests = map[string]func(*testing.T){
+	"CheckShape": func(t *testing.T) {
+		wantClean(t, "shape", CheckShape(hist(pg(1, "t1", a, b), pg(2, "", c))))
+		bad := pg(1, "", a)
+		bad.TotalSize = nil
+		wantFinding(t, "no totalSize", CheckShape(hist(bad)), ClassFail, "LT-RESP-6")
+		x := tk("x", 1)
+		x.State = "done"
+		wantFinding(t, "bad state", CheckShape(hist(pg(1, "", x))), ClassFail, "LT-JSON-1")
+		y := tk("y", 1)
+		y.Timestamp = "2030-01-01T00:00:00+01:00"
+		wantFinding(t, "offset timestamp", CheckShape(hist(pg(1, "", y))), ClassFail, "LT-JSON-2")
+		h := hist(pg(1, "", a))
+		f := Fail(R("LT-RESP-2"), "absent")
+		h.End, h.EndFinding = "absent", &f
+		wantFinding(t, "absent token", CheckShape(h), ClassFail, "LT-RESP-2")
+	},
+	"CheckLastPage": func(t *testing.T) {
+		wantClean(t, "last page", CheckLastPage(hist(pg(1, "t", a), pg(2, "", b))))
+		h := hist(pg(1, "t", a), pg(2, "", b))
+		h.Pages[1].NextState = "null"
+		f := Fail(R("LT-RESP-2", "LT-RESP-3"), "null")
+		h.End, h.EndFinding = "null", &f
+		wantFinding(t, "null token", CheckLastPage(h), ClassFail, "LT-RESP-3")
+	},
+	"CheckEmpty": func(t *testing.T) {
+		empty := pg(1, "")
+		empty.TotalSize = ptr(0)
+		wantClean(t, "empty", CheckEmpty(hist(empty)))
+		p := pg(1, "")
+		p.TasksShape = "tasks is null"
+		wantFinding(t, "null tasks", CheckEmpty(hist(p)), ClassFail, "LT-RESP-1")
+		q := pg(1, "")
+		q.TotalSize = ptr(3)
+		wantFinding(t, "totalSize", CheckEmpty(hist(q)), ClassNonStrict, "LT-RESP-6")
+	},
+	"CheckOrder": func(t *testing.T) {
+		wantClean(t, "order", CheckOrder(hist(pg(1, "t", a, b), pg(2, "", c))))
+		wantFinding(t, "rising", CheckOrder(hist(pg(1, "t", b, a), pg(2, "", c))), ClassFail, "LT-ORDER-2")
+		wantFinding(t, "rising across pages", CheckOrder(hist(pg(1, "t", b, c), pg(2, "", a))), ClassFail, "LT-ORDER-2")
+	},
+	"CheckExact": func(t *testing.T) {
+		tr := truthOf(a, b, c, d)
+		wantClean(t, "exact", CheckExact(hist(pg(1, "t", a, b), pg(2, "", c, d)), tr))
+		wantFinding(t, "skip", CheckExact(hist(pg(1, "t", a, b), pg(2, "", d)), tr), ClassFail, "LT-OP-4")
+		wantFinding(t, "repeat", CheckExact(hist(pg(1, "t", a, b), pg(2, "", b, c, d)), tr), ClassFail, "LT-OP-4")
+	},
+	"CheckShortPages": func(t *testing.T) {
+		tr := truthOf(a, b, c, d, e5)
+		wantClean(t, "short pages followed", CheckShortPages(hist(pg(1, "t", a), pg(2, "u", b, c), pg(3, "", d, e5)), tr, 2))
+		wantFinding(t, "ends on a short page", CheckShortPages(hist(pg(1, "t", a, b), pg(2, "", c)), tr, 2), ClassFail, "LT-RESP-3")
+		wantFinding(t, "too long", CheckShortPages(hist(pg(1, "", a, b, c, d, e5)), tr, 2), ClassNonStrict, "LT-REQ-4")
+	},
+	"CheckTies": func(t *testing.T) {
+		t1, t2, t3 := tk("t1", 2), tk("t2", 2), tk("t3", 2)
+		tr := truthOf(a, t3, t2, t1, c)
+		wantClean(t, "ties", CheckTies(hist(pg(1, "x", a, t3), pg(2, "y", t2, t1), pg(3, "", c)), tr, 2))
+		// timestamp-only cursor: t2 and t1 skipped after the boundary.
+		wantFinding(t, "skipped ties", CheckTies(hist(pg(1, "x", a, t3), pg(2, "", c)), tr, 2), ClassHardened, "LT-SEED-2")
+		wantFinding(t, "mixed order", CheckTies(hist(pg(1, "x", a, t3, t2), pg(2, "", t1, tk("t4", 2), c)), truthOf(a, t1, t2, t3, tk("t4", 2), c), 3), ClassHardened, "LT-ORDER-3")
+	},
+	"CheckMoving": func(t *testing.T) {
+		tr := truthOf(a, b, c, d)
+		moved := tk("d", -10) // d moved to the newest timestamp after page 1
+		h := hist(pg(1, "t", a, b), pg(2, "", c))
+		h.Writes = []Write{{Kind: "move", TaskID: "d", AfterPage: 1, NewTS: moved.TS}}
+		cu := CatchUp{Since: "x", H: hist(pg(1, "", moved, a))}
+		wantClean(t, "moved task", CheckMoving(h, tr, cu))
+		// offset paging: the shift repeats b on page 2.
+		bad := hist(pg(1, "t", a, b), pg(2, "", b, c))
+		bad.Writes = h.Writes
+		wantFinding(t, "offset duplicate", CheckMoving(bad, tr, cu), ClassFail, "LT-OP-4")
+		wantFinding(t, "catch-up missed it", CheckMoving(h, tr, CatchUp{Since: "x", H: hist(pg(1, "", a))}), ClassHardened, "LT-SEED-7")
+	},
+	"CheckReplayPrincipal": func(t *testing.T) {
+		foreign := map[string]bool{"a1": true}
+		wantClean(t, "rejected", CheckReplayPrincipal(Replay{Reply: pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: issued for a different principal"}}`), Foreign: foreign}))
+		leak := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"a1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":3,"totalSize":9}}`)
+		wantFinding(t, "leak", CheckReplayPrincipal(Replay{Reply: leak, Foreign: foreign}), ClassFail, "LT-AUTHZ-4")
+		own := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"b1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":3,"totalSize":1}`)
+		wantFinding(t, "accepted", CheckReplayPrincipal(Replay{Reply: own, Foreign: foreign}), ClassHardened, "LT-SEED-3")
+	},
+	"CheckReplayFilters": func(t *testing.T) {
+		rej := pageReply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageToken: issued for a different filter set"}}`)
+		ok := pageReply(wire.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}`)
+		wantClean(t, "rejected", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}}))
+		wantFinding(t, "accepted", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}, {What: "contextId changed", Reply: ok}}), ClassHardened, "LT-SEED-4")
+	},
+	"CheckTamper": func(t *testing.T) {
+		rej := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: signature invalid"}}`)
+		ok := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"b9","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":3,"totalSize":1}}`)
+		wantClean(t, "rejected", CheckTamper([]Tamper{{How: "x", Reply: rej}}, nil))
+		wantFinding(t, "accepted", CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: ok}}, nil), ClassHardened, "LT-SEED-3")
+		wantFinding(t, "leaks", CheckTamper([]Tamper{{How: "y", Reply: ok}}, map[string]bool{"b9": true}), ClassFail, "LT-AUTHZ-1")
+		boom := pageReply(wire.HTTPJSON, 500, `{"error":{"code":500,"status":"INTERNAL","message":"panic"}}`)
+		wantFinding(t, "server error", CheckTamper([]Tamper{{How: "z", Reply: boom}}, nil), ClassNonStrict, "LT-ERR-2")
+		if vs := TamperVariants("AQHql83iw9ywBo6pr6a_3LAGAweG", 8); len(vs) < 10 {
+			t.Errorf("TamperVariants: %d variants", len(vs))
+		}
+	},
+	"CheckExpired": func(t *testing.T) {
+		ok := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"n","pageSize":2,"totalSize":6}}`)
+		exp := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: expired"}}`)
+		empty := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":6}}`)
+		wantClean(t, "expired", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: exp}))
+		wantFinding(t, "never expires", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: ok}), ClassHardened, "LT-SEED-3")
+		wantFinding(t, "empty page", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: empty}), ClassHardened, "LT-SEED-4")
+	},
+	"CheckContinuation": func(t *testing.T) {
+		ok := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":2,"totalSize":1}`)
+		bad := pageReply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageToken: signature invalid"}}`)
+		wantClean(t, "continues", CheckContinuation("a restart", ok))
+		wantFinding(t, "stranded", CheckContinuation("a restart", bad), ClassHardened, "LT-SEED-3")
+	},
+	"CheckRejected": func(t *testing.T) {
+		good := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: malformed","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageToken"}]}]}}`)
+		wantClean(t, "rejected", CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: good}))
+		accepted := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}}`)
+		wantFinding(t, "accepted", CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: accepted}), ClassFail, "LT-ERR-1")
+		wrong := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"bad"}}`)
+		fs := CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: wrong})
+		wantFinding(t, "wrong code", fs, ClassNonStrict, "LT-ERR-2")
+		wantFinding(t, "unnamed field", fs, ClassNonStrict, "LT-ERR-5")
+	},
+	"CheckPageSizeBounds": func(t *testing.T) {
+		rej := pageReply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize: must be between 1 and 100"}}`)
+		var many []string
+		for i := 0; i < 101; i++ {
+			many = append(many, fmt.Sprintf(`{"id":"t%d","status":{"state":"TASK_STATE_WORKING"}}`, i))
+		}
+		big := pageReply(wire.HTTPJSON, 200, `{"tasks":[`+strings.Join(many, ",")+`],"nextPageToken":"","pageSize":101,"totalSize":101}`)
+		small := pageReply(wire.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":50,"totalSize":0}`)
+		wantClean(t, "rejected", CheckPageSizeBounds([]PageSizeProbe{{Value: 0, Reply: rej}, {Value: 101, Reply: rej}}))
+		wantFinding(t, "101 served", CheckPageSizeBounds([]PageSizeProbe{{Value: 101, Reply: big}}), ClassFail, "LT-ERR-1")
+		wantFinding(t, "0 accepted", CheckPageSizeBounds([]PageSizeProbe{{Value: 0, Reply: small}}), ClassNonStrict, "LT-REQ-4")
+		wantFinding(t, "-1 accepted", CheckPageSizeBounds([]PageSizeProbe{{Value: -1, Reply: small}}), ClassFail, "LT-ERR-1")
+	},
+	"CheckPageSizeDefault": func(t *testing.T) {
+		var list []string
+		for i := 0; i < 60; i++ {
+			list = append(list, fmt.Sprintf(`{"id":"t%d","status":{"state":"TASK_STATE_WORKING"}}`, i))
+		}
+		fifty := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:50], ",")+`],"nextPageToken":"n","pageSize":50,"totalSize":60}}`)
+		sixty := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list, ",")+`],"nextPageToken":"","pageSize":100,"totalSize":60}}`)
+		wantClean(t, "50", CheckPageSizeDefault(fifty))
+		wantFinding(t, "60", CheckPageSizeDefault(sixty), ClassNonStrict, "LT-REQ-4")
+	},
+	"CheckHistory": func(t *testing.T) {
+		full := []string{"m1", "m2", "m3", "m4"}
+		withHist := func(ids ...string) (*wire.Response, *wire.Task) {
+			var ms []string
+			for _, id := range ids {
+				ms = append(ms, fmt.Sprintf(`{"messageId":%q,"role":"ROLE_USER","parts":[{"text":"x"}]}`, id))
+			}
+			body := `{"id":"h","status":{"state":"TASK_STATE_WORKING"}`
+			if ids != nil {
+				body += `,"history":[` + strings.Join(ms, ",") + `]`
+			}
+			body += `}`
+			r := reply(wire.HTTPJSON, 200, body)
+			tk, _ := wire.ParseTask([]byte(body))
+			return r, &tk
+		}
+		r0, t0 := withHist()
+		r2, t2 := withHist("m3", "m4")
+		rAll, tAll := withHist(full...)
+		rej := reply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"historyLength: must be non-negative","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"historyLength"}]}]}}`)
+		good := []HistoryProbe{{Length: ptr(0), Reply: r0, Task: t0, Full: full}, {Length: ptr(2), Reply: r2, Task: t2, Full: full}, {Length: ptr(-1), Reply: rej, Full: full}}
+		wantClean(t, "history", CheckHistory("GetTask", good, Fail))
+		wantFinding(t, "more than N (GetTask)", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(2), Reply: rAll, Task: tAll, Full: full}}, Fail), ClassFail, "LT-HIST-5")
+		wantFinding(t, "more than N (ListTasks)", CheckHistory("ListTasks", []HistoryProbe{{Length: ptr(2), Reply: rAll, Task: tAll, Full: full}}, NonStrict), ClassNonStrict, "LT-HIST-4")
+		wantFinding(t, "0 not omitted", CheckHistory("ListTasks", []HistoryProbe{{Length: ptr(0), Reply: rAll, Task: tAll, Full: full}}, NonStrict), ClassNonStrict, "LT-HIST-3")
+		wantFinding(t, "negative accepted", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(-1), Reply: rAll, Task: tAll, Full: full}}, Fail), ClassNonStrict, "LT-HIST-6")
+		r1, t1 := withHist("m1")
+		wantFinding(t, "not the tail", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(1), Reply: r1, Task: t1, Full: full}}, Fail), ClassNonStrict, "LT-HIST-4")
+	},
+	"CheckArtifacts": func(t *testing.T) {
+		off := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
+		on := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a","parts":[]}]}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
+		emptyArr := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[]}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
+		counts := map[string]int{"x": 1}
+		wantClean(t, "artifacts", CheckArtifacts([]ArtifactObs{{Page: off, Counts: counts}, {Include: boolp(true), Page: on, Counts: counts}}))
+		wantFinding(t, "by default", CheckArtifacts([]ArtifactObs{{Page: on, Counts: counts}}), ClassFail, "LT-ART-1")
+		wantFinding(t, "empty array", CheckArtifacts([]ArtifactObs{{Include: boolp(false), Page: emptyArr, Counts: counts}}), ClassNonStrict, "LT-ART-2")
+		wantFinding(t, "missing when asked", CheckArtifacts([]ArtifactObs{{Include: boolp(true), Page: off, Counts: counts}}), ClassNonStrict, "LT-ART-3")
+	},
+	"CheckTotalSize": func(t *testing.T) {
+		h := hist(pg(1, "t", a, b), pg(2, "", c))
+		h.Pages[0].TotalSize, h.Pages[1].TotalSize = ptr(3), ptr(3)
+		wantClean(t, "total", CheckTotalSize(h, 3))
+		h.Pages[1].TotalSize = ptr(4)
+		wantFinding(t, "wrong total", CheckTotalSize(h, 3), ClassNonStrict, "LT-RESP-6")
+	},
+	"CheckFilter": func(t *testing.T) {
+		ok := FilterCase{What: "contextId", Want: []string{"a", "c"}, H: hist(pg(1, "", a, c))}
+		wantClean(t, "filter", CheckFilter([]FilterCase{ok}, R("LT-REQ-2")))
+		bad := FilterCase{What: "contextId", Want: []string{"a", "c"}, H: hist(pg(1, "", a, b, c))}
+		wantFinding(t, "filter ignored", CheckFilter([]FilterCase{bad}, R("LT-REQ-2")), ClassNonStrict, "LT-REQ-2")
+	},
+	"CheckBindings": func(t *testing.T) {
+		same := BindingPair{What: "status", RPC: hist(pg(1, "", a, b)), HTTP: hist(pg(1, "", a, b))}
+		wantClean(t, "same", CheckBindings([]BindingPair{same}))
+		diff := BindingPair{What: "status", RPC: hist(pg(1, "", a)), HTTP: hist(pg(1, "", a, b))}
+		wantFinding(t, "differ", CheckBindings([]BindingPair{diff}), ClassFail, "LT-OP-8")
+		e1 := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize"}}`)
+		ok := reply(wire.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":500,"totalSize":0}`)
+		wantFinding(t, "error on one binding", CheckBindings([]BindingPair{{What: "pageSize 500", RPCErr: e1, HTTPErr: ok, ErrorProbe: true}}), ClassFail, "LT-OP-8")
+	},
+	"CheckScopeList": func(t *testing.T) {
+		foreign := map[string]bool{"a": true}
+		wantClean(t, "scoped", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "", b, c)), Own: 2}}, foreign))
+		wantFinding(t, "leak", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "", a, b, c)), Own: 2}}, foreign), ClassFail, "LT-AUTHZ-3")
+	},
+	"CheckScopeGet": func(t *testing.T) {
+		nf := `{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"task not found"}}`
+		okTask := `{"jsonrpc":"2.0","id":"1","result":{"id":"s","status":{"state":"TASK_STATE_WORKING"}}}`
+		forbidden := `{"jsonrpc":"2.0","id":"1","error":{"code":-32003,"message":"forbidden"}}`
+		after := &wire.TaskReply{Response: reply(wire.JSONRPC, 200, okTask), Task: wire.Task{ID: "s", State: "TASK_STATE_WORKING"}}
+		good := ScopeGet{Get: reply(wire.JSONRPC, 200, nf), GetMissing: reply(wire.JSONRPC, 200, nf), Cancel: reply(wire.JSONRPC, 200, nf),
+			CancelMissing: reply(wire.JSONRPC, 200, nf), After: after, StateFirst: "TASK_STATE_WORKING"}
+		wantClean(t, "not found", CheckScopeGet(good))
+		leak := good
+		leak.Get = reply(wire.JSONRPC, 200, okTask)
+		wantFinding(t, "GetTask reveals", CheckScopeGet(leak), ClassFail, "LT-AUTHZ-6")
+		tell := good
+		tell.Get = reply(wire.JSONRPC, 200, forbidden)
+		wantFinding(t, "distinguishable", CheckScopeGet(tell), ClassFail, "LT-AUTHZ-6")
+		canceled := good
+		canceled.After = &wire.TaskReply{Response: reply(wire.JSONRPC, 200, okTask), Task: wire.Task{ID: "s", State: "TASK_STATE_CANCELED"}}
+		wantFinding(t, "cancelled by a stranger", CheckScopeGet(canceled), ClassFail, "LT-AUTHZ-1")
+	},
+	"CheckEnvelope": func(t *testing.T) {
+		inv := reply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageSize"}]}]}}`)
+		nf := reply(wire.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`)
+		wantClean(t, "envelopes", CheckEnvelope(inv, nf))
+		plain := reply(wire.HTTPJSON, 400, `bad pageSize`)
+		wantFinding(t, "not google.rpc.Status", CheckEnvelope(plain, nf), ClassNonStrict, "LT-ERR-6")
+		untyped := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize","data":[{"field":"pageSize"}]}}`)
+		wantFinding(t, "untyped detail", CheckEnvelope(untyped, nil), ClassFail, "LT-ERR-3")
+		noInfo := reply(wire.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no"}}`)
+		wantFinding(t, "no ErrorInfo", CheckEnvelope(inv, noInfo), ClassFail, "LT-ERR-8")
+		wrongCode := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageSize"}}`)
+		wantFinding(t, "wrong code", CheckEnvelope(wrongCode, nil), ClassNonStrict, "LT-ERR-2")
+	},
+}
+
+func boolp(b bool) *bool { return &b }
+
+// TestCheckers runs every checker's hand-built cases, and fails if a
+// scenario names a checker that has none.
+func TestCheckers(t *testing.T) {
+	for _, s := range All() {
+		if _, ok := checkerTests[s.Checker]; !ok {
+			t.Errorf("scenario %s names checker %s, which has no hand-built failing case", s.ID, s.Checker)
+		}
+	}
+	for name, fn := range checkerTests {
+		t.Run(name, fn)
+	}
+}
+
+func TestCheckWalkClassifiesMovedTasks(t *testing.T) {
+	tr := truthOf(a, b, c, d)
+	h := hist(pg(1, "t", a, b), pg(2, "u", c, tk("b", 4)), pg(3, "", d))
+	h.Writes = []Write{{Kind: "move", TaskID: "b", AfterPage: 1}, {Kind: "insert", TaskID: "new", AfterPage: 1}}
+	cw := CheckWalk(h, tr)
+	if cw.Moved["b"] != SeenBoth || cw.Moved["new"] != Missed {
+		t.Errorf("moved = %v", cw.Moved)
+	}
+	if len(cw.Duplicates) != 0 || len(cw.Missing) != 0 {
+		t.Errorf("dups %v missing %v", cw.Duplicates, cw.Missing)
+	}
+}
