@@ -43,7 +43,9 @@ func reply(b wire.Binding, status int, body string) *wire.Response {
 	return wire.Decode(b, &wire.Exchange{Binding: b, HTTPMethod: "POST", URL: "http://sut/", Status: status, RespBody: body})
 }
 
-func pageReply(b wire.Binding, status int, body string) *wire.Page { return wire.ParsePage(reply(b, status, body)) }
+func pageReply(b wire.Binding, status int, body string) *wire.Page {
+	return wire.ParsePage(reply(b, status, body))
+}
 
 // has reports whether fs holds a finding of class c naming req.
 func has(fs []Finding, c Class, req string) bool {

@@ -13,7 +13,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/pagewalk/pagewalk/scenarios"
-	"github.com/pagewalk/pagewalk/scenarios/wire"
 )
 
 // Flags for go test; each has an environment fallback so ./... runs work.
@@ -73,22 +72,15 @@ func TestConformance(t *testing.T) {
 }
 
 func externalTarget(ctx context.Context, hc *http.Client) *scenarios.Target {
-	card, err := wire.Discover(ctx, hc, *flagTarget)
-	Expect(err).NotTo(HaveOccurred())
-	t := &scenarios.Target{HTTP: hc, Card: card, Bindings: []wire.Binding{wire.JSONRPC, wire.HTTPJSON}}
+	var vals []string
 	for _, p := range strings.Split(*flagPrincipals, ",") {
-		if name, tok, ok := strings.Cut(strings.TrimSpace(p), "="); ok {
-			t.Principals = append(t.Principals, scenarios.Principal{Name: name, Token: tok})
+		if p = strings.TrimSpace(p); p != "" {
+			vals = append(vals, p)
 		}
 	}
-	Expect(t.Principals).NotTo(BeEmpty(), "--pagewalk.principals NAME=TOKEN is required with --pagewalk.target")
-	ctl := *flagControl
-	if ctl == "" {
-		ctl = card.ControlURL
-	}
-	if ctl != "" && *flagCtlToken != "" {
-		t.Control = &wire.Control{HTTP: hc, URL: ctl, Token: *flagCtlToken}
-	}
-	Expect(t.Prepare(ctx)).To(Succeed())
+	ps, err := ParsePrincipals(vals)
+	Expect(err).NotTo(HaveOccurred())
+	t, err := ExternalTarget(ctx, TargetOptions{URL: *flagTarget, Principals: ps, ControlURL: *flagControl, ControlToken: *flagCtlToken, HTTP: hc})
+	Expect(err).NotTo(HaveOccurred())
 	return t
 }

@@ -34,6 +34,9 @@ type Config struct {
 	JSONReport string
 	// Out receives the closing verdict line (default os.Stdout).
 	Out io.Writer
+	// NoLine leaves printing the verdict line to the caller (the check
+	// command prints it last, after its summary).
+	NoLine bool
 	// Target returns the target; it is called when the specs run, after
 	// BeforeSuite has launched or discovered it.
 	Target func() *scenarios.Target
@@ -139,7 +142,9 @@ func Define(cfg Config) (*Suite, error) {
 				fmt.Fprintf(cfg.Out, "\npagewalk: writing --json-report %s: %v\n", cfg.JSONReport, err)
 			}
 		}
-		fmt.Fprintf(cfg.Out, "\n%s\n", conf.Line())
+		if !cfg.NoLine {
+			fmt.Fprintf(cfg.Out, "\n%s\n", conf.Line())
+		}
 	})
 	return suite, nil
 }
