@@ -33,7 +33,8 @@ type Target struct {
 	// Restart restarts the server and returns its (possibly new) card; nil
 	// if the harness cannot restart the target.
 	Restart func(ctx context.Context) (*wire.Card, error)
-	// KeyRotation is true when the control API offers key rotation.
+	// KeyRotation is true when the control API may offer key rotation (the
+	// rotation case skips itself if POST /keys:rotate answers 404).
 	KeyRotation bool
 	// BlackBoxText is the message text black-box variants send to create
 	// tasks that stay non-terminal where the agent allows.

@@ -388,7 +388,12 @@ var _ = Register(Scenario{
 		req := wire.ListRequest{PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		e.By("rotate the server's signing key")
-		e.Check(e.Control().RotateKeys(e.ctx), "control key rotation")
+		if err := e.Control().RotateKeys(e.ctx); err != nil {
+			if strings.Contains(err.Error(), "HTTP 404") {
+				e.Skip("the control API has no POST /keys:rotate: %v", err)
+			}
+			e.Check(err, "control key rotation")
+		}
 		e.By("continue the walk with the token issued before the rotation")
 		p, err := e.A().ListTasks(e.ctx, req)
 		e.Check(err, "ListTasks")

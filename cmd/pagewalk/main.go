@@ -33,6 +33,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(serveCmd())
+	root.AddCommand(checkCmd())
 	root.AddCommand(loadCmd())
 	root.AddCommand(reportCmd())
 	if err := root.Execute(); err != nil {

@@ -18,6 +18,7 @@ func reportCmd() *cobra.Command {
 		},
 	}
 	cmd.AddCommand(reportMergeCmd())
+	cmd.AddCommand(reportRenderCmd())
 	return cmd
 }
 

@@ -16,11 +16,11 @@ import (
 func serveCmd() *cobra.Command {
 	var (
 		addr, db, keyFile, controlToken, publicURL, logFormat string
-		principals, faults                                   []string
-		ttl                                                  time.Duration
-		rateLimit                                            float64
-		rateBurst, defaultHistory                            int
-		exclusive                                            bool
+		principals, faults                                    []string
+		ttl                                                   time.Duration
+		rateLimit                                             float64
+		rateBurst, defaultHistory                             int
+		exclusive                                             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
