@@ -12,6 +12,9 @@ export TESTCONTAINERS_RYUK_DISABLED := true
 export TESTCONTAINERS_HOST_OVERRIDE := 127.0.0.1
 export DOCKER_AUTH_CONFIG := {}
 export GINKGO_NO_COLOR := TRUE
+# Static binaries everywhere: the test binaries and the image binary then
+# share one build cache.
+export CGO_ENABLED := 0
 
 .PHONY: build test demo image bench golden clean
 

@@ -91,7 +91,7 @@ func BuildReferenceImage(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pagewalk"), "./cmd/pagewalk")
+	build := exec.CommandContext(ctx, "go", "build", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pagewalk"), "./cmd/pagewalk")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
