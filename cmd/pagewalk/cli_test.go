@@ -238,3 +238,20 @@ func TestReportRender(t *testing.T) {
 }
 
 var _ = context.Background
+
+func TestDemo(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := pwRun(t, "demo", "--out", dir, "--seed", "3000", "--rate", "20", "--duration", "1s")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s\n%s", code, out, stderr)
+	}
+	for _, f := range []string{"check.json", "junit.xml", "load.json", "report.html", "report.md"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("demo did not write %s: %v", f, err)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "conformance: ") || !strings.Contains(last, " 0 failed, 0 skipped") {
+		t.Errorf("demo's last line: %q", last)
+	}
+}

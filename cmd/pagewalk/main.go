@@ -36,6 +36,7 @@ func main() {
 	root.AddCommand(checkCmd())
 	root.AddCommand(loadCmd())
 	root.AddCommand(reportCmd())
+	root.AddCommand(demoCmd())
 	if err := root.Execute(); err != nil {
 		code := 2
 		var ee *exitError
