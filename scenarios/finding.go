@@ -33,6 +33,7 @@ type Finding struct {
 	Witness string `json:"witness,omitempty"`
 }
 
+// String renders the finding with its class, requirements and witness.
 func (f Finding) String() string {
 	s := fmt.Sprintf("[%s %s] %s", f.Class, strings.Join(f.Reqs, ","), f.Message)
 	if f.Witness != "" {

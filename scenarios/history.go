@@ -43,6 +43,7 @@ type Write struct {
 	NewTS     time.Time
 }
 
+// String describes the write for witnesses.
 func (w Write) String() string {
 	return fmt.Sprintf("after page %d: %s %s (status timestamp now %s)", w.AfterPage, w.Kind, w.TaskID, w.NewTS.UTC().Format(time.RFC3339Nano))
 }

@@ -54,6 +54,7 @@ type PageError struct {
 	Err    error
 }
 
+// Error says which page failed and why.
 func (e *PageError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("walk: page %d: %s: %v", e.Page, e.Reason, e.Err)
@@ -61,6 +62,7 @@ func (e *PageError) Error() string {
 	return fmt.Sprintf("walk: page %d: %s", e.Page, e.Reason)
 }
 
+// Unwrap returns the underlying error.
 func (e *PageError) Unwrap() error { return e.Err }
 
 // Pages yields every page of the listing described by req. The iteration

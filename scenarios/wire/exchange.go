@@ -67,6 +67,7 @@ type ProtoError struct {
 	UntypedDetail bool
 }
 
+// Error renders the code, status and message.
 func (e *ProtoError) Error() string {
 	s := fmt.Sprintf("error %d", e.Code)
 	if e.Status != "" {
