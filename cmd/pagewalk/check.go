@@ -257,6 +257,13 @@ func printSummary(w io.Writer, c *reports.Conformance) {
 	for _, reason := range reasons {
 		fmt.Fprintf(w, "%-10s %d cases: %s\n", "Skipped", len(skips[reason]), reason)
 	}
+	if len(c.Skipped) > 0 {
+		var ids []string
+		for _, k := range c.Skipped {
+			ids = append(ids, k.Requirement)
+		}
+		fmt.Fprintf(w, "Not checked (every case resting on them was skipped): %s\n", strings.Join(ids, ", "))
+	}
 }
 
 func firstLine(s string) string {
