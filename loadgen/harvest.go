@@ -31,6 +31,12 @@ type Harvest struct {
 	Complete bool
 	// Capped is true when the walk stopped at the page cap.
 	Capped bool
+	// OutOfTime is true when the walk stopped because it took longer than
+	// the walk budget (WithMaxWalk).
+	OutOfTime bool
+	// FirstPage and DeepestPage are how long the walk's first and deepest
+	// page took (request to reply), a first hint of the depth cost.
+	FirstPage, DeepestPage time.Duration
 	// TotalSize is page 1's totalSize, if the server sent one.
 	TotalSize *int
 	// Started and Finished bound the walk (Harvester clock).
@@ -62,6 +68,7 @@ type Harvester struct {
 	spec     DepthSpec
 	list     wire.ListRequest
 	maxPages int
+	maxWalk  time.Duration
 	ttl      time.Duration
 	margin   time.Duration
 	clock    Clock
@@ -100,6 +107,12 @@ func WithHistoryLength(n int) HarvestOption {
 
 // WithMaxPages caps the walk (default DefaultMaxPages).
 func WithMaxPages(n int) HarvestOption { return func(h *Harvester) { h.maxPages = n } }
+
+// WithMaxWalk bounds how long one walk may take (default 0: no bound).
+// A walk that runs out of time stops where it is, and its deepest page
+// stands in for the last. Offset-paging servers need this: their walk
+// costs grow with the square of the depth.
+func WithMaxWalk(d time.Duration) HarvestOption { return func(h *Harvester) { h.maxWalk = d } }
 
 // WithTokenTTL sets the page-token lifetime (default DefaultTokenTTL) and
 // the safety margin: tokens are treated as expired margin before they are
@@ -165,7 +178,15 @@ func (h *Harvester) Fresh(ctx context.Context, d time.Duration) (*Harvest, error
 	if h.cur != nil {
 		h.progress.Logf("page tokens from %s would expire before %s; walking again", h.cur.Started.Format(time.TimeOnly), until.Format(time.TimeOnly))
 	}
-	return h.Walk(ctx)
+	hv, err := h.Walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if until := h.clock.Now().Add(d); !until.Before(hv.Expires.Add(-h.margin)) {
+		return nil, fmt.Errorf("%w: the walk took %s, so its first tokens expire (TTL %s, margin %s) before the next %s are over; bound the walk with --max-walk or lower --max-pages",
+			ErrTTLTooShort, hv.Finished.Sub(hv.Started).Round(time.Millisecond), h.ttl, h.margin, d)
+	}
+	return hv, nil
 }
 
 // Walk walks the list from page 1. It ends on nextPageToken "" (never on a
@@ -202,6 +223,12 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 			return nil, fmt.Errorf("harvest: ListTasks page %d: malformed reply: %s%s", depth, page.Malformed, page.TasksShape)
 		}
 		tr.Add(1)
+		if x := page.X; x != nil {
+			if depth == 1 {
+				hv.FirstPage = x.Received.Sub(x.Sent)
+			}
+			hv.DeepestPage = x.Received.Sub(x.Sent)
+		}
 		if depth == 1 {
 			hv.TotalSize = page.TotalSize
 			if page.TotalSize != nil && h.PageSize() > 0 {
@@ -233,7 +260,15 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 			hv.Capped = depth >= h.maxPages
 			break
 		}
+		if h.maxWalk > 0 && h.clock.Now().Sub(start) >= h.maxWalk {
+			hv.OutOfTime = true
+			break
+		}
 		prev, token = token, next
+	}
+	if hv.OutOfTime {
+		hv.Warnings = append(hv.Warnings, fmt.Sprintf("the walk ran out of its %s budget at page %d before the last page (page 1 took %s, page %d took %s); \"last\" is the deepest page harvested",
+			h.maxWalk, hv.Deepest, hv.FirstPage.Round(time.Microsecond), hv.Deepest, hv.DeepestPage.Round(time.Microsecond)))
 	}
 	if hv.Capped {
 		hv.Warnings = append(hv.Warnings, fmt.Sprintf("the walk stopped at the page cap (%d pages) before the last page; \"last\" is the deepest page harvested", h.maxPages))
@@ -251,4 +286,18 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 	h.cur = hv
 	h.walks++
 	return hv, nil
+}
+
+// StoppedBy says why the walk ended: "last-page", "max-pages", "max-walk"
+// or "deepest-wanted".
+func (h *Harvest) StoppedBy() string {
+	switch {
+	case h.Complete:
+		return "last-page"
+	case h.Capped:
+		return "max-pages"
+	case h.OutOfTime:
+		return "max-walk"
+	}
+	return "deepest-wanted"
 }

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -26,13 +28,14 @@ func HDRLogFile(depth int) string { return fmt.Sprintf("depth-%d.hlog", depth) }
 
 // Output writes a run's files into a directory: ResultsFile, one
 // HDRLogFile per depth and SummaryFile. Every file is written under a
-// temporary name and renamed into place only when complete, so an
-// interrupted run never leaves a truncated file under a final name.
+// temporary name and renamed into place only when complete, and only when
+// the run completes (Close), so an interrupted run replaces nothing.
 type Output struct {
-	dir string
-	tmp *os.File
-	bw  *bufio.Writer
-	enc vegeta.Encoder
+	dir  string
+	tmp  *os.File
+	bw   *bufio.Writer
+	enc  vegeta.Encoder
+	logs map[int][]byte
 }
 
 // CreateOutput creates dir if needed and opens the results file.
@@ -45,7 +48,7 @@ func CreateOutput(dir string) (*Output, error) {
 		return nil, fmt.Errorf("--out %s: %w", dir, err)
 	}
 	bw := bufio.NewWriterSize(f, 256<<10)
-	return &Output{dir: dir, tmp: f, bw: bw, enc: vegeta.NewEncoder(bw)}, nil
+	return &Output{dir: dir, tmp: f, bw: bw, enc: vegeta.NewEncoder(bw), logs: map[int][]byte{}}, nil
 }
 
 // Dir returns the output directory.
@@ -54,13 +57,15 @@ func (o *Output) Dir() string { return o.dir }
 // Encode appends one result to the results file.
 func (o *Output) Encode(res *vegeta.Result) error { return o.enc.Encode(res) }
 
-// WriteHDRLog writes depth's HDR log from agg (see Aggregator.WriteHDRLog).
+// WriteHDRLog renders depth's HDR log from agg (see
+// Aggregator.WriteHDRLog); Close writes it beside the results.
 func (o *Output) WriteHDRLog(agg *Aggregator, depth int) error {
 	var b bytes.Buffer
 	if err := agg.WriteHDRLog(&b, depth); err != nil {
 		return fmt.Errorf("HDR log for depth %d: %w", depth, err)
 	}
-	return WriteFileAtomic(filepath.Join(o.dir, HDRLogFile(depth)), b.Bytes())
+	o.logs[depth] = b.Bytes()
+	return nil
 }
 
 // WriteSummary writes s as SummaryFile.
@@ -72,7 +77,8 @@ func (o *Output) WriteSummary(s *Summary) error {
 	return WriteFileAtomic(filepath.Join(o.dir, SummaryFile), b)
 }
 
-// Close completes the results file and renames it into place.
+// Close completes the results file, renames it into place and writes the
+// HDR logs. Until Close, nothing in the directory has been replaced.
 func (o *Output) Close() error {
 	if o.tmp == nil {
 		return nil
@@ -89,6 +95,11 @@ func (o *Output) Close() error {
 	if err != nil {
 		os.Remove(f.Name())
 		return fmt.Errorf("writing %s: %w", filepath.Join(o.dir, ResultsFile), err)
+	}
+	for _, d := range slices.Sorted(maps.Keys(o.logs)) {
+		if err := WriteFileAtomic(filepath.Join(o.dir, HDRLogFile(d)), o.logs[d]); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -14,8 +14,10 @@ import (
 
 // Default attack settings.
 const (
+	// DefaultDuration is the measured attack duration per depth.
 	DefaultDuration = 10 * time.Second
-	DefaultTimeout  = 30 * time.Second
+	// DefaultTimeout is the per-request timeout.
+	DefaultTimeout = 30 * time.Second
 )
 
 // DefaultRate is 50 requests per second.
@@ -27,6 +29,7 @@ type Runner struct {
 	h          *Harvester
 	rate       Rate
 	duration   time.Duration
+	warmup     time.Duration
 	timeout    time.Duration
 	generator  string
 	target     string
@@ -36,6 +39,8 @@ type Runner struct {
 	progress   Progress
 	out        *Output
 	sink       func(*vegeta.Result) error
+	startAt    time.Time
+	phaseGap   time.Duration
 	client     *http.Client
 	seeded     int
 	tool       string
@@ -49,6 +54,12 @@ func WithRate(r Rate) Option { return func(x *Runner) { x.rate = r } }
 
 // WithDuration sets the attack duration per depth (default DefaultDuration).
 func WithDuration(d time.Duration) Option { return func(x *Runner) { x.duration = d } }
+
+// WithWarmup runs an unmeasured attack of d on each depth, at the same
+// rate and on the same connections, just before the measured one (default
+// 0: none). It keeps connection set-up and cold caches out of the first
+// depth's figures.
+func WithWarmup(d time.Duration) Option { return func(x *Runner) { x.warmup = d } }
 
 // WithTimeout sets the per-request timeout (default DefaultTimeout).
 func WithTimeout(d time.Duration) Option { return func(x *Runner) { x.timeout = d } }
@@ -69,6 +80,14 @@ func WithOutput(o *Output) Option { return func(x *Runner) { x.out = o } }
 // WithResultSink receives every result after classification (body
 // dropped), in arrival order.
 func WithResultSink(f func(*vegeta.Result) error) Option { return func(x *Runner) { x.sink = f } }
+
+// WithStartAt aligns several generators: the attack on the i-th depth
+// bucket (warm-up included) begins at t + i·(warmup + duration + gap), by
+// the wall clock, so generators started together hit the same depth at
+// the same time. The first harvest must be over by t.
+func WithStartAt(t time.Time, gap time.Duration) Option {
+	return func(x *Runner) { x.startAt, x.phaseGap = t, gap }
+}
 
 // WithHTTPClient sets the client for the attacks. Its Transport should be
 // an *http.Transport with enough idle connections per host; the default
@@ -124,15 +143,19 @@ func (r *Runner) Validate() error {
 		return fmt.Errorf("--rate: must be positive, got %s", r.rate)
 	case r.duration <= 0:
 		return fmt.Errorf("--duration: must be positive, got %s", r.duration)
+	case r.warmup < 0:
+		return fmt.Errorf("--warmup: must be 0 or positive, got %s", r.warmup)
 	case r.timeout <= 0:
 		return fmt.Errorf("--timeout: must be positive, got %s", r.timeout)
 	case !ValidGenerator(r.generator):
 		return fmt.Errorf("--generator: %q must be 1-100 characters from letters, digits and . _ : @ + -", r.generator)
+	case !r.startAt.IsZero() && r.phaseGap < 0:
+		return fmt.Errorf("--phase-gap: must be 0 or positive, got %s", r.phaseGap)
 	case r.rate.Expected(r.duration) < 1:
 		return fmt.Errorf("--rate %s for --duration %s sends no request at all", r.rate, r.duration)
 	}
-	if ttl, margin := r.h.TTL(); r.duration+r.timeout+margin >= ttl {
-		return fmt.Errorf("--duration %s plus the request timeout %s and a %s margin outlasts the page-token TTL %s: tokens would expire mid-attack; shorten --duration", r.duration, r.timeout, margin, ttl)
+	if ttl, margin := r.h.TTL(); r.window()+margin >= ttl {
+		return fmt.Errorf("--warmup %s plus --duration %s plus the request timeout %s and a %s margin outlasts the page-token TTL %s: tokens would expire mid-attack; shorten --duration", r.warmup, r.duration, r.timeout, margin, ttl)
 	}
 	return nil
 }
@@ -146,7 +169,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	started := time.Now()
-	window := r.duration + r.timeout
+	window := r.window()
 	hv, err := r.h.Fresh(ctx, window)
 	if err != nil {
 		return nil, err
@@ -166,7 +189,21 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		interval = max(time.Second, (r.duration / 120).Round(time.Second))
 	}
 	agg := NewAggregator(interval)
-	for _, b := range buckets {
+	if !r.startAt.IsZero() && time.Now().After(r.startAt) {
+		return nil, fmt.Errorf("--start-at %s passed before this generator had harvested its tokens (%s after it began); choose a later time",
+			r.startAt.Format(time.RFC3339), time.Since(started).Round(time.Second))
+	}
+	for i, b := range buckets {
+		if !r.startAt.IsZero() {
+			at := r.startAt.Add(time.Duration(i) * (r.warmup + r.duration + r.phaseGap))
+			if err := sleepUntil(ctx, at); err != nil {
+				return nil, err
+			}
+			if late := time.Since(at); late > time.Second {
+				warnings = append(warnings, fmt.Sprintf("depth %d began %s after its scheduled start %s: the previous depth's replies drained late, so generators may not overlap",
+					b.Depth, late.Round(time.Millisecond), at.Format(time.RFC3339)))
+			}
+		}
 		hv, err = r.h.Fresh(ctx, window)
 		if err != nil {
 			return nil, err
@@ -174,6 +211,12 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		tgt, ok := hv.Target(b.Depth)
 		if !ok {
 			return nil, fmt.Errorf("after walking again, the list no longer reaches depth %d (it has %d pages)", b.Depth, hv.Deepest)
+		}
+		if r.warmup > 0 {
+			r.progress.Logf("depth %s: warming up at %s for %s (not measured)", b.Label(), r.rate, r.warmup)
+			if err := r.Warmup(ctx, tgt); err != nil {
+				return nil, err
+			}
 		}
 		r.progress.Logf("depth %s: %s for %s", b.Label(), r.rate, r.duration)
 		if err := r.Attack(ctx, b, tgt, agg); err != nil {
@@ -199,13 +242,46 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	s.Seeded = r.seeded
 	ttl, _ := r.h.TTL()
 	s.Harvest = &HarvestInfo{Pages: hv.Deepest, LastPageReached: hv.Complete, Walks: r.h.Walks(), TokenTTL: ttl.Seconds(),
-		TotalSize: hv.TotalSize, WalkMillis: float64(hv.Finished.Sub(hv.Started)) / 1e6}
+		TotalSize: hv.TotalSize, WalkMillis: float64(hv.Finished.Sub(hv.Started)) / 1e6,
+		FirstPageMillis: ms(hv.FirstPage), DeepestPageMillis: ms(hv.DeepestPage), StoppedBy: hv.StoppedBy()}
 	s.SkippedDepths = skipped
 	s.Warnings = append(warnings, s.Warnings...)
 	s.Started = started
 	s.Finished = time.Now()
 	s.Evaluate(r.thresholds)
 	return s, nil
+}
+
+// sleepUntil waits for the wall-clock time t (at once if it has passed).
+func sleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return nil
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (r *Runner) window() time.Duration { return r.warmup + r.duration + r.timeout }
+
+// Warmup runs an unmeasured open-loop attack on tgt for the warm-up
+// duration and discards its results.
+func (r *Runner) Warmup(ctx context.Context, tgt vegeta.Target) error {
+	c := *r.client
+	c.Timeout = r.timeout
+	atk := vegeta.NewAttacker(vegeta.Client(&c), vegeta.MaxBody(0))
+	stop := context.AfterFunc(ctx, func() { atk.Stop() })
+	defer stop()
+	targeter := func(t *vegeta.Target) error { *t = tgt; return nil }
+	for range atk.Attack(targeter, r.rate.pacer(), r.warmup, "pagewalk-warmup") {
+	}
+	return ctx.Err()
 }
 
 // Attack runs one open-loop attack on depth bucket b with target tgt (which
@@ -217,22 +293,25 @@ func (r *Runner) Attack(ctx context.Context, b Bucket, tgt vegeta.Target, agg *A
 	if d, ok := DepthOf(tgt.URL); !ok || d != b.Depth {
 		return fmt.Errorf("target URL %q is not tagged #%s=%d", tgt.URL, DepthFragment, b.Depth)
 	}
-	binding := string(r.h.client.Iface.Binding)
+	return r.attack(ctx, b, func(t *vegeta.Target) error { *t = tgt; return nil }, agg)
+}
+
+func (r *Runner) attack(ctx context.Context, b Bucket, targeter vegeta.Targeter, agg *Aggregator) error {
+	binding := r.h.client.Iface.Binding
 	name := AttackName{Generator: r.generator, Depth: b.Depth, Last: b.Last, Rate: r.rate, Duration: r.duration,
-		Binding: binding, PageSize: r.h.PageSize()}
+		Binding: string(binding), PageSize: r.h.PageSize()}
 	c := *r.client
 	c.Timeout = r.timeout
 	atk := vegeta.NewAttacker(vegeta.Client(&c), vegeta.MaxBody(-1))
 	stop := context.AfterFunc(ctx, func() { atk.Stop() })
 	defer stop()
-	targeter := func(t *vegeta.Target) error { *t = tgt; return nil }
 	name.Start = time.Now()
 	var firstErr error
 	for res := range atk.Attack(targeter, r.rate.pacer(), r.duration, name.String()) {
 		if res.Code == 0 && res.Error == vegeta.ErrNoTargets.Error() {
 			continue
 		}
-		Classify(res, r.h.client.Iface.Binding)
+		Classify(res, binding)
 		res.Body = nil
 		if err := agg.Add(res); err != nil && firstErr == nil {
 			firstErr = err

@@ -9,7 +9,9 @@ import (
 // version changes only when a field is removed or changes meaning; new
 // fields may be added within a version.
 const (
-	SummaryKind          = "pagewalk-load-summary"
+	// SummaryKind is the summary's "kind" member.
+	SummaryKind = "pagewalk-load-summary"
+	// SummarySchemaVersion is the summary's "schemaVersion" member.
 	SummarySchemaVersion = 1
 )
 
@@ -81,6 +83,13 @@ type HarvestInfo struct {
 	TokenTTL   float64 `json:"tokenTtlSeconds"`
 	TotalSize  *int    `json:"totalSize,omitempty"`
 	WalkMillis float64 `json:"walkMillis"`
+	// FirstPageMillis and DeepestPageMillis are the walk's own latency for
+	// page 1 and for its deepest page (one request each: a hint only).
+	FirstPageMillis   float64 `json:"firstPageMillis"`
+	DeepestPageMillis float64 `json:"deepestPageMillis"`
+	// StoppedBy says why the walk ended: "last-page", "max-pages",
+	// "max-walk" or "deepest-wanted" (no "last" in --depths).
+	StoppedBy string `json:"stoppedBy"`
 }
 
 // DepthStats are the figures for one page depth.

@@ -22,9 +22,10 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if h := s.Harvest; h != nil {
 		last := "last page reached"
 		if !h.LastPageReached {
-			last = "last page NOT reached"
+			last = "last page NOT reached: stopped by " + h.StoppedBy
 		}
-		fmt.Fprintf(&b, "harvest: %d pages walked (%s), %d walk(s), token TTL %s\n", h.Pages, last, h.Walks, fmtSeconds(h.TokenTTL))
+		fmt.Fprintf(&b, "harvest: %d pages walked in %s (%s), %d walk(s), token TTL %s; walk latency page 1 %s, page %d %s\n",
+			h.Pages, fmtMs(h.WalkMillis), last, h.Walks, fmtSeconds(h.TokenTTL), fmtMs(h.FirstPageMillis), h.Pages, fmtMs(h.DeepestPageMillis))
 	}
 	b.WriteString("latency from the intended send time (coordinated omission corrected, HDR); lag = send lag behind the schedule; vegeta = uncorrected, from the actual send\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -7,11 +7,16 @@ import (
 
 // Verdicts and threshold statuses.
 const (
+	// VerdictPass is the verdict when every threshold passed.
 	VerdictPass = "pass"
+	// VerdictFail is the verdict when a threshold failed or had no samples.
 	VerdictFail = "fail"
 
-	StatusPass      = "pass"
-	StatusFail      = "fail"
+	// StatusPass is a threshold that held.
+	StatusPass = "pass"
+	// StatusFail is a threshold that was breached.
+	StatusFail = "fail"
+	// StatusNoSamples is a threshold with nothing to judge; it fails.
 	StatusNoSamples = "no-samples"
 )
 

@@ -69,8 +69,8 @@ func verdictExit(s *loadgen.Summary) error {
 	return &exitError{code: 1, err: fmt.Errorf("verdict FAIL: %s", strings.Join(why, ", "))}
 }
 
-// writeJSON writes the summary to path atomically ("-" is stdout).
-func writeJSON(path string, s *loadgen.Summary, stdout io.Writer) error {
+// writeSummaryJSON writes the summary to path atomically ("-" is stdout).
+func writeSummaryJSON(path string, s *loadgen.Summary, stdout io.Writer) error {
 	b, err := s.JSON()
 	if err != nil {
 		return err
@@ -89,9 +89,10 @@ func loadCmd() *cobra.Command {
 	var (
 		target, bindingName, principal, controlURL, controlToken string
 		contextID, status, rateSpec, depthSpec, jsonPath, outDir string
-		generator, progressMode                                  string
+		generator, progressMode, startAt                         string
 		seed, pageSize, historyLength, maxPages                  int
-		tokenTTL, duration, timeout                              time.Duration
+		tokenTTL, duration, timeout, warmup, maxWalk, phaseGap   time.Duration
+		seedOnly                                                 bool
 		th                                                       thresholdFlags
 	)
 	cmd := &cobra.Command{
@@ -154,6 +155,8 @@ See docs/load.md.`,
 			switch {
 			case seed < 0:
 				return usage("--seed: must be 0 (no seeding) or positive, got %d", seed)
+			case seedOnly && seed == 0:
+				return usage("--seed-only: give --seed N too")
 			case pageSize < 1:
 				return usage("--page-size: must be at least 1, got %d", pageSize)
 			case historyLength < -1:
@@ -166,10 +169,26 @@ See docs/load.md.`,
 				return usage("--duration: must be positive, got %s", duration)
 			case timeout <= 0:
 				return usage("--timeout: must be positive, got %s", timeout)
+			case warmup < 0:
+				return usage("--warmup: must be 0 (none) or positive, got %s", warmup)
+			case maxWalk < 0:
+				return usage("--max-walk: must be 0 (no bound) or positive, got %s", maxWalk)
 			case generator != "" && !loadgen.ValidGenerator(generator):
 				return usage("--generator: %q must be 1-100 characters from letters, digits and . _ : @ + -", generator)
 			case controlURL != "" && !strings.HasPrefix(controlURL, "http://") && !strings.HasPrefix(controlURL, "https://"):
 				return usage("--control: want the control API's http(s) base URL, e.g. http://127.0.0.1:8080/control, got %q", controlURL)
+			}
+			var start time.Time
+			if startAt != "" {
+				if start, err = time.Parse(time.RFC3339, startAt); err != nil {
+					return usage("--start-at: want an RFC 3339 time such as 2026-01-02T15:04:05Z, got %q", startAt)
+				}
+				if time.Now().After(start) {
+					return usage("--start-at: %s is in the past", startAt)
+				}
+				if phaseGap < 0 {
+					return usage("--phase-gap: must be 0 or positive, got %s", phaseGap)
+				}
 			}
 			var tty bool
 			switch progressMode {
@@ -239,10 +258,14 @@ See docs/load.md.`,
 				if err != nil {
 					return usage("--seed: %v", err)
 				}
+				if seedOnly {
+					fmt.Fprintf(cmd.OutOrStdout(), "pagewalk load: seeded %d tasks for %s; --seed-only, so no load was run\n", seeded, pname)
+					return nil
+				}
 			}
 
 			hopts := []loadgen.HarvestOption{loadgen.WithDepths(depths), loadgen.WithPageSize(pageSize), loadgen.WithHistoryLength(historyLength),
-				loadgen.WithMaxPages(maxPages), loadgen.WithTokenTTL(ttl, 0), loadgen.WithHarvestProgress(progress)}
+				loadgen.WithMaxPages(maxPages), loadgen.WithMaxWalk(maxWalk), loadgen.WithTokenTTL(ttl, 0), loadgen.WithHarvestProgress(progress)}
 			filters := map[string]string{}
 			if contextID != "" {
 				hopts = append(hopts, loadgen.WithContextID(contextID))
@@ -256,9 +279,12 @@ See docs/load.md.`,
 				filters = nil
 			}
 			h := loadgen.NewHarvester(client, hopts...)
-			ropts := []loadgen.Option{loadgen.WithRate(rate), loadgen.WithDuration(duration), loadgen.WithTimeout(timeout),
+			ropts := []loadgen.Option{loadgen.WithRate(rate), loadgen.WithDuration(duration), loadgen.WithWarmup(warmup), loadgen.WithTimeout(timeout),
 				loadgen.WithThresholds(thresholds), loadgen.WithProgress(progress), loadgen.WithGenerator(generator),
 				loadgen.WithDescription(target, pname, filters, seeded, "pagewalk "+version)}
+			if !start.IsZero() {
+				ropts = append(ropts, loadgen.WithStartAt(start, phaseGap))
+			}
 			var out *loadgen.Output
 			if outDir != "" {
 				if out, err = loadgen.CreateOutput(outDir); err != nil {
@@ -290,7 +316,7 @@ See docs/load.md.`,
 				return err
 			}
 			if jsonPath != "" {
-				if err := writeJSON(jsonPath, s, cmd.OutOrStdout()); err != nil {
+				if err := writeSummaryJSON(jsonPath, s, cmd.OutOrStdout()); err != nil {
 					return err
 				}
 			}
@@ -304,19 +330,24 @@ See docs/load.md.`,
 	f.StringVar(&controlURL, "control", "", "control API base URL (default: from the agent card's control extension)")
 	f.StringVar(&controlToken, "control-token", "", "bearer token of the control API (needed for --seed and to read the token TTL)")
 	f.IntVar(&seed, "seed", 0, "first generate this many tasks for the principal through the control API (batches of 100,000)")
+	f.BoolVar(&seedOnly, "seed-only", false, "seed (--seed N) and exit without harvesting or attacking, e.g. before starting several generators")
 	f.IntVar(&pageSize, "page-size", 100, "pageSize of every ListTasks request")
 	f.StringVar(&contextID, "context-id", "", "filter the list by this contextId (seeded tasks get it too)")
 	f.StringVar(&status, "status", "", "filter the list by this TaskState, e.g. TASK_STATE_COMPLETED (seeded tasks get it too)")
 	f.IntVar(&historyLength, "history-length", 0, "historyLength of every request (-1: leave unset)")
 	f.IntVar(&maxPages, "max-pages", loadgen.DefaultMaxPages, "stop harvesting after this many pages (the deepest then stands in for the last page)")
+	f.DurationVar(&maxWalk, "max-walk", 5*time.Minute, "stop harvesting after walking this long (the deepest page then stands in for the last; 0: no bound)")
 	f.DurationVar(&tokenTTL, "token-ttl", 0, "page-token lifetime; tokens are harvested again before they expire (0: ask the control API, else 10m)")
 	f.StringVar(&rateSpec, "rate", "50", "open-loop request rate per depth: N per second, or N/DURATION (150/3s is a third of 150/s)")
 	f.DurationVar(&duration, "duration", loadgen.DefaultDuration, "attack duration per depth")
+	f.DurationVar(&warmup, "warmup", time.Second, "unmeasured warm-up per depth, at --rate, just before the measured attack (0: none)")
 	f.StringVar(&depthSpec, "depths", loadgen.DefaultDepths.String(), "page depths to attack, comma-separated; \"last\" is the list's last page; depths beyond the list are skipped")
 	f.DurationVar(&timeout, "timeout", loadgen.DefaultTimeout, "per-request timeout")
 	f.StringVar(&jsonPath, "json", "", "write the JSON summary to this file (- for stdout, after the table)")
 	f.StringVar(&outDir, "out", "", "write results.bin (vegeta gob results), depth-N.hlog (HDR logs) and summary.json into this directory")
 	f.StringVar(&generator, "generator", "", "this generator's name in attack names (default HOSTNAME-PID); must differ between generators")
+	f.StringVar(&startAt, "start-at", "", "RFC 3339 time at which to begin the first depth's attack, so generators line up; depth i begins at start-at + i×(warmup+duration+phase-gap)")
+	f.DurationVar(&phaseGap, "phase-gap", 5*time.Second, "with --start-at, the pause between one depth's attack and the next, for replies to drain")
 	f.StringVar(&progressMode, "progress", "auto", "progress on stderr: auto (a bar on a terminal, lines otherwise), bar, lines or none")
 	th.register(f)
 	return cmd

@@ -11,7 +11,7 @@ import (
 func reportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report",
-		Short: "Work with load results: merge results from several generators",
+		Short: "Merge load results from several generators, or render reports",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usage("report: give a subcommand (see pagewalk report --help)")
@@ -70,7 +70,7 @@ input or flags.`,
 				return err
 			}
 			if jsonPath != "" {
-				if err := writeJSON(jsonPath, s, cmd.OutOrStdout()); err != nil {
+				if err := writeSummaryJSON(jsonPath, s, cmd.OutOrStdout()); err != nil {
 					return err
 				}
 			}

@@ -1,0 +1,264 @@
+package loadgen
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+var t0 = time.Unix(1767225600, 0)
+
+// synth builds the results of one attack: rate 10/s (100 ms interval),
+// duration 1 s, so 10 sends are expected. Each request is sent lag after
+// its intended time and takes lat.
+type synth struct {
+	name AttackName
+	res  []*vegeta.Result
+}
+
+func newSynth(gen string, depth int, start time.Time) *synth {
+	return &synth{name: AttackName{Generator: gen, Depth: depth, Rate: Rate{10, time.Second}, Duration: time.Second,
+		Start: start, Binding: "jsonrpc", PageSize: 100}}
+}
+
+func (s *synth) add(seq uint64, lag, lat time.Duration, code uint16, errText string) *synth {
+	s.res = append(s.res, &vegeta.Result{Attack: s.name.String(), Seq: seq, Code: code, Error: errText,
+		Timestamp: s.name.Intended(seq).Add(lag), Latency: lat, Method: "POST",
+		URL: TagURL("http://127.0.0.1:9/jsonrpc", s.name.Depth)})
+	return s
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 0.002*math.Max(math.Abs(a), math.Abs(b))+1e-9 }
+
+func TestAggregatorCorrectsCoordinatedOmission(t *testing.T) {
+	s := newSynth("a", 1, t0)
+	for seq := uint64(0); seq < 8; seq++ { // 8 of 10 sent: 2 dropped
+		lag := 100 * time.Microsecond
+		if seq == 5 {
+			lag = 450 * time.Millisecond // the generator stalled: sent 450 ms late
+		}
+		s.add(seq, lag, 10*time.Millisecond, 200, "")
+	}
+	agg := NewAggregator(0)
+	for _, r := range s.res {
+		if err := agg.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := agg.Depths()
+	if len(d) != 1 {
+		t.Fatalf("%d depths", len(d))
+	}
+	st := d[0]
+	if st.Requests != 8 || st.Expected != 10 || st.Dropped != 2 || st.Late != 1 || st.Successes != 8 || st.Errors != 0 {
+		t.Fatalf("counts %+v", st)
+	}
+	// Corrected: seq 5 took 450 ms + 10 ms from its intended time.
+	if !near(st.Corrected.MaxMs, 460) || !near(st.Corrected.P50Ms, 10.1) {
+		t.Errorf("corrected max %.3f p50 %.3f, want 460 and 10.1", st.Corrected.MaxMs, st.Corrected.P50Ms)
+	}
+	// vegeta's own figures stay uncorrected: the stall is invisible there.
+	if st.Vegeta.Requests != 8 || !near(st.Vegeta.MaxMs, 10) {
+		t.Errorf("vegeta max %.3f (requests %d), want 10", st.Vegeta.MaxMs, st.Vegeta.Requests)
+	}
+	if !near(st.SendLag.MaxMs, 450) {
+		t.Errorf("send lag max %.3f", st.SendLag.MaxMs)
+	}
+	if st.RatePerSecond != 10 || st.DurationSeconds != 1 {
+		t.Errorf("rate %v duration %v", st.RatePerSecond, st.DurationSeconds)
+	}
+}
+
+func TestAggregatorBucketsByDepthAndCountsErrorKinds(t *testing.T) {
+	agg := NewAggregator(time.Second)
+	a1 := newSynth("a", 1, t0).add(0, 0, time.Millisecond, 200, "").add(1, 0, 2*time.Millisecond, 200, "")
+	a10 := newSynth("a", 10, t0.Add(2*time.Second)).
+		add(0, 0, time.Millisecond, 200, "").
+		add(1, 0, time.Millisecond, 200, JSONRPCErrorPrefix+"-32602: pageToken expired").
+		add(2, 0, time.Millisecond, 500, "500 Internal Server Error").
+		add(3, 0, 30*time.Second, 0, "Post \"x\": context deadline exceeded (Client.Timeout exceeded)")
+	for _, r := range append(a1.res, a10.res...) {
+		if err := agg.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := agg.Depths()
+	if len(d) != 2 || d[0].Depth != 1 || d[1].Depth != 10 {
+		t.Fatalf("depths %+v", d)
+	}
+	if d[0].Requests != 2 || d[0].Errors != 0 || d[0].Corrected.Samples != 2 {
+		t.Errorf("depth 1: %+v", d[0])
+	}
+	want := map[string]int64{"jsonrpc -32602": 1, "http 500": 1, "transport: timeout": 1}
+	if d[1].Requests != 4 || d[1].Errors != 3 || d[1].Successes != 1 || d[1].Corrected.Samples != 1 || len(d[1].ErrorKinds) != 3 {
+		t.Fatalf("depth 10: %+v", d[1])
+	}
+	for k, v := range want {
+		if d[1].ErrorKinds[k] != v {
+			t.Errorf("error kind %q = %d, want %d (%v)", k, d[1].ErrorKinds[k], v, d[1].ErrorKinds)
+		}
+	}
+	// The HDR log of depth 10 reads back with the successful sample.
+	var buf bytes.Buffer
+	if err := agg.WriteHDRLog(&buf, 10); err != nil {
+		t.Fatal(err)
+	}
+	r := hdr.NewHistogramLogReader(&buf)
+	var total int64
+	for {
+		h, err := r.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			break
+		}
+		if h.Tag() != "depth=10" {
+			t.Errorf("tag %q", h.Tag())
+		}
+		total += h.TotalCount()
+	}
+	if total != 1 {
+		t.Errorf("HDR log holds %d samples, want 1", total)
+	}
+}
+
+func TestAggregatorRejectsBadResults(t *testing.T) {
+	good := newSynth("a", 3, t0).add(0, 0, time.Millisecond, 200, "").res[0]
+	cases := map[string]func(r *vegeta.Result){
+		"not a pagewalk attack": func(r *vegeta.Result) { r.Attack = "hostA" },
+		"no depth tag":          func(r *vegeta.Result) { r.URL = "http://127.0.0.1:9/jsonrpc" },
+		"tag disagrees":         func(r *vegeta.Result) { r.URL = TagURL(r.URL, 4) },
+	}
+	for name, mutate := range cases {
+		r := *good
+		mutate(&r)
+		if err := NewAggregator(0).Add(&r); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	agg := NewAggregator(0)
+	if err := agg.Add(good); err != nil {
+		t.Fatal(err)
+	}
+	if err := agg.Add(good); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("duplicate accepted: %v", err)
+	}
+}
+
+func depthsWith(p99s map[int]float64, samples map[int]int64) []DepthStats {
+	var out []DepthStats
+	for _, d := range []int{1, 10, 100, 1000, 10000} {
+		p, ok := p99s[d]
+		if !ok {
+			continue
+		}
+		n := int64(100)
+		if s, ok := samples[d]; ok {
+			n = s
+		}
+		out = append(out, DepthStats{Depth: d, Requests: 100, Successes: n, Errors: 100 - n,
+			Corrected: Latency{Samples: n, P50Ms: p / 2, P99Ms: p}})
+	}
+	return out
+}
+
+func statusOf(rs []ThresholdResult, name string) string {
+	for _, r := range rs {
+		if r.Name == name {
+			return r.Status
+		}
+	}
+	return "absent"
+}
+
+func TestThresholds(t *testing.T) {
+	flat := depthsWith(map[int]float64{1: 2, 10: 2.1, 100: 2, 10000: 2.4}, nil)
+	steep := depthsWith(map[int]float64{1: 2, 10: 2.2, 100: 4, 10000: 30}, nil)
+	all := Thresholds{MaxDepthRatio: 1.5, MaxP99: 10 * time.Millisecond, MaxErrorRate: 0.01}
+
+	rs := EvaluateThresholds(flat, all)
+	for _, n := range []string{"max-depth-ratio", "max-p99", "max-error-rate"} {
+		if statusOf(rs, n) != StatusPass {
+			t.Errorf("flat: %s = %s (%+v)", n, statusOf(rs, n), rs)
+		}
+	}
+	rs = EvaluateThresholds(steep, all)
+	if statusOf(rs, "max-depth-ratio") != StatusFail || statusOf(rs, "max-p99") != StatusFail || statusOf(rs, "max-error-rate") != StatusPass {
+		t.Errorf("steep: %+v", rs)
+	}
+	for _, r := range rs {
+		if r.Name == "max-depth-ratio" && r.Observed != 15 {
+			t.Errorf("ratio observed %v, want 15", r.Observed)
+		}
+		if r.Name == "max-p99" && r.Observed != 30 {
+			t.Errorf("p99 observed %v, want 30", r.Observed)
+		}
+	}
+	// Disabled thresholds are not evaluated.
+	if rs := EvaluateThresholds(flat, Thresholds{MaxErrorRate: -1}); len(rs) != 0 {
+		t.Errorf("disabled: %+v", rs)
+	}
+	errs := depthsWith(map[int]float64{1: 2, 10000: 2}, map[int]int64{10000: 90})
+	if statusOf(EvaluateThresholds(errs, all), "max-error-rate") != StatusFail {
+		t.Error("10% errors passed a 1% limit")
+	}
+}
+
+func TestThresholdsWithoutSamplesFail(t *testing.T) {
+	all := Thresholds{MaxDepthRatio: 2, MaxP99: time.Second, MaxErrorRate: 0.5}
+	// The deepest depth got no successful sample (every request failed):
+	// the ratio must not fall back to another depth, and must not pass.
+	deepEmpty := depthsWith(map[int]float64{1: 2, 10: 2, 10000: 0}, map[int]int64{10000: 0})
+	rs := EvaluateThresholds(deepEmpty, all)
+	if statusOf(rs, "max-depth-ratio") != StatusNoSamples || statusOf(rs, "max-p99") != StatusNoSamples {
+		t.Errorf("deep depth without samples: %+v", rs)
+	}
+	// One depth only: no ratio to judge.
+	if s := statusOf(EvaluateThresholds(depthsWith(map[int]float64{1: 2}, nil), all), "max-depth-ratio"); s != StatusNoSamples {
+		t.Errorf("one depth: ratio %s", s)
+	}
+	// No requests at all at a depth.
+	none := []DepthStats{{Depth: 1}, {Depth: 5}}
+	for _, r := range EvaluateThresholds(none, all) {
+		if r.Status != StatusNoSamples {
+			t.Errorf("no requests: %s = %s", r.Name, r.Status)
+		}
+	}
+	// And a summary with no-samples thresholds, or nothing at all, fails.
+	s := &Summary{Depths: deepEmpty}
+	s.Evaluate(all)
+	if s.Passed() {
+		t.Error("summary with a no-samples threshold passed")
+	}
+	s = &Summary{}
+	s.Evaluate(Thresholds{MaxErrorRate: -1})
+	if s.Passed() {
+		t.Error("empty summary passed")
+	}
+}
+
+func TestSlopeAndRatio(t *testing.T) {
+	// p50 = 1 ms + 2 µs per page, so 2,000 µs per 1,000 pages.
+	var ds []DepthStats
+	for _, d := range []int{1, 10, 100, 1000} {
+		ms := 1 + 0.002*float64(d)
+		ds = append(ds, DepthStats{Depth: d, Corrected: Latency{Samples: 10, P50Ms: ms, P99Ms: 2 * ms}})
+	}
+	s := SlopeOf(ds)
+	if s == nil || !near(s.P50UsPer1000Pages, 2000) || !near(s.P99UsPer1000Pages, 4000) {
+		t.Fatalf("slope %+v", s)
+	}
+	r := RatioOf(ds)
+	if r == nil || r.FirstDepth != 1 || r.DeepDepth != 1000 || !near(r.Value, 3/1.002) {
+		t.Fatalf("ratio %+v", r)
+	}
+	if SlopeOf(ds[:1]) != nil || RatioOf(ds[:1]) != nil {
+		t.Error("one depth gave a slope or ratio")
+	}
+}
