@@ -23,11 +23,11 @@ import (
 // checkOptions are the check command's flags.
 type checkOptions struct {
 	target, binding, tenant, otherTenant, control, controlToken string
-	principals, focus                                            []string
-	tokenTTL                                                     time.Duration
-	profile                                                      string
-	strict, list, verbose                                        bool
-	junit, jsonReport, blackBoxText                              string
+	principals, focus                                           []string
+	tokenTTL                                                    time.Duration
+	profile                                                     string
+	strict, list, verbose                                       bool
+	junit, jsonReport, blackBoxText                             string
 }
 
 func checkCmd() *cobra.Command {
