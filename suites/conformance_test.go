@@ -3,6 +3,7 @@ package suites
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -58,13 +59,13 @@ func TestConformance(t *testing.T) {
 			return
 		}
 		By("launching the reference server")
-		ref, kind, err := Launch(ctx, GinkgoWriter)
+		ref, kind, err := Launch(ctx, os.Stdout)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(ref.Close)
 		target, err = ReferenceTarget(ctx, ref, hc)
 		Expect(err).NotTo(HaveOccurred())
 		targetName = "reference (" + kind + ")"
-		GinkgoWriter.Printf("pagewalk: checking the reference server, %s, at %s\n", kind, target.Card.URL)
+		fmt.Printf("pagewalk: checking the reference server, %s, at %s\n", kind, target.Card.URL)
 	}, NodeTimeout(5*time.Minute))
 	sc, rc := GinkgoConfiguration()
 	sc.FailOnEmpty = true

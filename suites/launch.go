@@ -31,13 +31,19 @@ const LauncherEnv = "PAGEWALK_LAUNCHER"
 // PAGEWALK_REQUIRE_DOCKER=1 a missing engine is an error. It returns the
 // server and the launcher's name.
 func Launch(ctx context.Context, w io.Writer, faults ...string) (Reference, string, error) {
+	return launch(ctx, w, DockerAvailable, faults...)
+}
+
+// launch is Launch with the engine probe injectable, so the fallback can be
+// tested on a machine that has an engine.
+func launch(ctx context.Context, w io.Writer, probe func(context.Context) error, faults ...string) (Reference, string, error) {
 	mode := os.Getenv(LauncherEnv)
 	if mode == "in-process" {
 		r, err := StartInProcess(faults...)
 		return r, "in-process", err
 	}
 	hctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	err := DockerAvailable(hctx)
+	err := probe(hctx)
 	cancel()
 	if err != nil {
 		if os.Getenv(RequireDockerEnv) == "1" || mode == "container" {
