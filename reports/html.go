@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/pagewalk/pagewalk/loadgen"
 	"github.com/pagewalk/pagewalk/scenarios"
@@ -45,7 +46,7 @@ func loadChart(l *loadgen.Summary) chart {
 	if top <= 0 {
 		top = 1
 	}
-	plotH, left, group := 170.0, 40.0, (c.Width-50)/float64(len(l.Depths))
+	plotH, left, group := 160.0, 40.0, (c.Width-50)/float64(len(l.Depths))
 	for i, d := range l.Depths {
 		x := left + float64(i)*group
 		for j, v := range []struct {
@@ -53,10 +54,10 @@ func loadChart(l *loadgen.Summary) chart {
 			class string
 		}{{d.Corrected.P50Ms, "p50"}, {d.Corrected.P99Ms, "p99"}} {
 			h := plotH * v.ms / top
-			c.Bars = append(c.Bars, bar{X: x + 6 + float64(j)*(group/2-6), Y: 10 + plotH - h, W: group/2 - 10, H: h,
+			c.Bars = append(c.Bars, bar{X: x + 6 + float64(j)*(group/2-6), Y: 20 + plotH - h, W: group/2 - 10, H: h,
 				Value: fmt.Sprintf("%.2f ms", v.ms), Class: v.class})
 		}
-		c.Ticks = append(c.Ticks, bar{X: x + group/2, Y: plotH + 28, Label: "depth " + d.Label})
+		c.Ticks = append(c.Ticks, bar{X: x + group/2, Y: plotH + 36, Label: "depth " + d.Label})
 	}
 	return c
 }
@@ -84,6 +85,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 		return r.Verdict != scenarios.Pass && r.Verdict != scenarios.Skipped
 	},
 	"upper": strings.ToUpper,
+	"dur":   func(d time.Duration) string { return d.Round(time.Millisecond).String() },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -106,7 +108,7 @@ svg .p50{fill:#7aa7e0}svg .p99{fill:#2d5fa8}svg text{font-size:11px;fill:#333}
 {{with .Conformance}}
 <h2>Conformance</h2>
 <div class="banner {{class .Verdict}}">{{.Verdict}}: {{.Line}}</div>
-<p>Target <b>{{.Target}}</b> ({{.CardURL}}), bindings {{join .Bindings ", "}}, profile <b>{{.Profile}}</b>{{if .Strict}}, strict{{end}}. pagewalk {{.Version}}, {{.Started.UTC.Format "2006-01-02 15:04:05Z"}}, {{.Duration}}.</p>
+<p>Target <b>{{.Target}}</b> ({{.CardURL}}), bindings {{join .Bindings ", "}}, profile <b>{{.Profile}}</b>{{if .Strict}}, strict{{end}}. pagewalk {{.Version}}, {{.Started.UTC.Format "2006-01-02 15:04:05Z"}}, took {{dur .Duration}}.</p>
 <table><tr><th>Pass</th><th>Fail</th><th>Non-strict</th><th>Hardened</th><th>Error</th><th>Skipped</th></tr>
 <tr><td>{{.Summary.Passed}}</td><td>{{.Summary.Failed}}</td><td>{{.Summary.NonStrict}}</td><td>{{.Summary.Hardened}}</td><td>{{.Summary.Errored}}</td><td>{{.Summary.Skipped}}</td></tr></table>
 {{range .Cases}}{{if judged .}}
