@@ -171,6 +171,25 @@ func TestKillMatrix(t *testing.T) {
 		ref.Close()
 	}
 
+	// The clean reference in the container, default profile (the Ginkgo
+	// suite covers the container in the hardened profile).
+	if dockerErr == nil {
+		ref, err := RunReference(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg, err := ReferenceTarget(ctx, ref, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range RunAll(ctx, tg, scenarios.Judgement{Profile: scenarios.ProfileDefault, Strict: true}) {
+			if r.Verdict != scenarios.Pass && r.Verdict != scenarios.Skipped {
+				t.Errorf("clean reference in the container, default profile: %s is %s: %s %v", r.Name(), r.Verdict, r.Error, r.Findings)
+			}
+		}
+		ref.Close()
+	}
+
 	rows := make([]rowResult, len(killRows))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
