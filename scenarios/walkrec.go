@@ -20,10 +20,23 @@ func (e *Env) Walk(c *wire.Client, req wire.ListRequest, maxPages int, between B
 	seen := map[string]int{}
 	for n := 1; ; n++ {
 		if n > maxPages {
-			h.End = fmt.Sprintf("runaway walk: still not at nextPageToken \"\" after %d pages", maxPages)
-			f := Fail(R("LT-RESP-3", "LT-OP-4"), "%s; the listing never ends", h.End)
-			h.EndFinding = &f
-			return h
+			// A walk that serves the same tasks again is looping: the listing
+			// never ends. One that keeps serving new tasks is just longer than
+			// this scenario's data (a filter ignored, say): that is reported
+			// by the filter cases, and here it only stops the check.
+			seenTask := map[string]int{}
+			for _, p := range h.Pages {
+				for _, t := range p.Tasks {
+					if first, ok := seenTask[t.ID]; ok {
+						h.End = fmt.Sprintf("runaway walk: task %s, served on page %d, came back on page %d, and the walk was not at nextPageToken \"\" after %d pages", t.ID, first, p.N, maxPages)
+						f := Fail(R("LT-RESP-3", "LT-OP-4"), "%s; the listing loops", h.End).WithWitness(h.Witness(first, p.N))
+						h.EndFinding = &f
+						return h
+					}
+					seenTask[t.ID] = p.N
+				}
+			}
+			e.Abortf("the walk did not reach nextPageToken \"\" within %d pages, serving %d distinct tasks: the listing is larger than this scenario's data (is a filter ignored?)", maxPages, len(seenTask))
 		}
 		p, err := c.ListTasks(e.ctx, req)
 		e.Check(err, fmt.Sprintf("ListTasks page %d", n))
