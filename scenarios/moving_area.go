@@ -71,11 +71,18 @@ func CheckMoving(h History, truth Truth, cu CatchUp) []Finding {
 		}
 		return false
 	}
-	var lost []string
+	var lost, recovered []string
 	for _, w := range h.Writes {
-		if !served(w.TaskID, w.NewTS, h.Pages, w.AfterPage) && !served(w.TaskID, w.NewTS, cu.H.Pages, 0) {
+		switch {
+		case served(w.TaskID, w.NewTS, h.Pages, w.AfterPage):
+		case served(w.TaskID, w.NewTS, cu.H.Pages, 0):
+			recovered = append(recovered, w.TaskID)
+		default:
 			lost = append(lost, w.TaskID)
 		}
+	}
+	if len(recovered) > 0 {
+		fs = append(fs, Info(R("LT-SEED-7"), "the catch-up pass (statusTimestampAfter %s) recovered %s, which the walk itself did not serve in its new state", cu.Since, strings.Join(recovered, ", ")))
 	}
 	if len(lost) > 0 {
 		var pages []int
