@@ -120,7 +120,10 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "empty", CheckEmpty(hist(empty)))
 		p := pg(1, "")
 		p.TasksShape = "tasks is null"
-		wantFinding(t, "null tasks", CheckEmpty(hist(p)), ClassFail, "LT-RESP-1")
+		wantFinding(t, "null tasks", CheckEmpty(hist(p)), ClassNonStrict, "LT-RESP-1")
+		o := pg(1, "")
+		o.TasksShape = "tasks is not an array"
+		wantFinding(t, "tasks not an array", CheckEmpty(hist(o)), ClassFail, "LT-RESP-7")
 		q := pg(1, "")
 		q.TotalSize = ptr(3)
 		wantFinding(t, "totalSize", CheckEmpty(hist(q)), ClassNonStrict, "LT-RESP-6")
@@ -287,6 +290,10 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "filter", CheckFilter([]FilterCase{ok}, R("LT-REQ-2")))
 		bad := FilterCase{What: "contextId", Want: []string{"a", "c"}, H: hist(pg(1, "", a, b, c))}
 		wantFinding(t, "filter ignored", CheckFilter([]FilterCase{bad}, R("LT-REQ-2")), ClassNonStrict, "LT-REQ-2")
+		swapped := FilterCase{What: "contextId", Want: []string{"a", "c"}, H: hist(pg(1, "", c, a))}
+		wantFinding(t, "order", CheckFilter([]FilterCase{swapped}, R("LT-REQ-2")), ClassNonStrict, "LT-REQ-2")
+		swapped.Unordered = true
+		wantClean(t, "unordered", CheckFilter([]FilterCase{swapped}, R("LT-REQ-2")))
 	},
 	"CheckBindings": func(t *testing.T) {
 		same := BindingPair{What: "status", RPC: hist(pg(1, "", a, b)), HTTP: hist(pg(1, "", a, b))}

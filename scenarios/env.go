@@ -21,7 +21,7 @@ type Result struct {
 	Reqs     []string      `json:"requirements"`
 	Quote    string        `json:"quote"`
 	Binding  string        `json:"binding"`
-	Variant  string        `json:"variant"` // "control" or "black-box"
+	Variant  string        `json:"variant,omitempty"` // "control", "black-box", or "" for cases that need neither
 	Verdict  Verdict       `json:"verdict"`
 	Findings []Finding     `json:"findings,omitempty"`
 	Skip     string        `json:"skipReason,omitempty"`
@@ -172,7 +172,12 @@ func nextRunID(id string) string {
 // scenarios) and judges it.
 func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptions) *Result {
 	res := &Result{ID: s.ID, Title: s.Title, Area: s.Area, Level: s.Level, Reqs: s.Reqs, Quote: s.Quote,
-		Binding: string(b), Variant: "control", Started: time.Now()}
+		Binding: string(b), Started: time.Now()}
+	for _, n := range s.Needs {
+		if n == NeedControl {
+			res.Variant = "control"
+		}
+	}
 	if s.CrossBinding {
 		res.Binding = "all"
 	}
@@ -210,8 +215,8 @@ func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptio
 				res.Verdict, res.Skip = Skipped, r.reason
 			case abortSignal:
 				res.Verdict, res.Error = Errored, r.err.Error()
-				if errors.Is(r.err, context.DeadlineExceeded) {
-					res.Error += fmt.Sprintf(" (scenario timeout %s)", timeout)
+				if errors.Is(r.err, context.DeadlineExceeded) && ctx.Err() != nil {
+					res.Error += fmt.Sprintf(" (the scenario's %s timeout ran out)", timeout)
 				}
 			default:
 				res.Verdict, res.Error = Errored, fmt.Sprintf("harness panic: %v\n%s", r, debug.Stack())

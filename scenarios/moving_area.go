@@ -154,7 +154,7 @@ var _ = Register(Scenario{
 			}
 			e.By("after page 1, create a task with SendMessage")
 			r, err := c.SendMessage(e.ctx, e.ID("inserted-msg"), e.target.BlackBoxText, *ctx, "")
-			e.Check(err, "SendMessage")
+			e.checkSend(err)
 			if r.Err != nil || r.Task.ID == "" {
 				e.Skip("SendMessage did not create a task: %s", r.Describe())
 			}
@@ -203,7 +203,7 @@ var _ = Register(Scenario{
 			}
 			e.By("after page 1, send a follow-up message to %s (the oldest task, not yet served)", oldest)
 			r, err := c.SendMessage(e.ctx, e.ID("followup"), e.target.BlackBoxText, *ctx, oldest)
-			e.Check(err, "SendMessage")
+			e.checkSend(err)
 			if r.Err != nil || r.Task.ID != oldest {
 				e.By("the follow-up failed (%s); cancel %s instead", r.Describe(), oldest)
 				r, err = c.CancelTask(e.ctx, oldest)

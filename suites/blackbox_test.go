@@ -44,7 +44,7 @@ func TestBlackBoxVariants(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"LT-WALK-EXACT", "LT-WALK-ORDER", "LT-MOVE-INSERT-HEAD", "LT-MOVE-BEHIND", "LT-TOKEN-REPLAY-PRINCIPAL",
-		"LT-TOKEN-TAMPER", "LT-SCOPE-LIST", "LT-SCOPE-GET", "LT-HISTORY-GET", "LT-PAGESIZE-DEFAULT", "LT-FILTER-CONTEXT"} {
+		"LT-TOKEN-TAMPER", "LT-SCOPE-LIST", "LT-SCOPE-GET", "LT-HISTORY-GET", "LT-PAGESIZE-DEFAULT", "LT-FILTER-CONTEXT", "LT-FILTER-STATUS"} {
 		if !ran[id] {
 			t.Errorf("black-box variant of %s did not run", id)
 		}

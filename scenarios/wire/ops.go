@@ -214,7 +214,10 @@ func (c *Client) CancelTask(ctx context.Context, id string) (*TaskReply, error) 
 }
 
 // SendMessage sends a user text message, optionally in a context or to an
-// existing task, and returns the task from the SendMessageResponse.
+// existing task, and returns the task from the SendMessageResponse. The call
+// is blocking (returnImmediately is not set), so the task comes back settled
+// in a terminal or interrupted state and does not change behind the walk
+// that follows.
 func (c *Client) SendMessage(ctx context.Context, messageID, text, contextID, taskID string) (*TaskReply, error) {
 	msg := map[string]any{"messageId": messageID, "role": "ROLE_USER", "parts": []any{map[string]any{"text": text}}}
 	if contextID != "" {
