@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -62,7 +63,7 @@ func decodeStrict(r *http.Request, v any) *Error {
 	if err := dec.Decode(v); err != nil {
 		field := "body"
 		var ute *json.UnmarshalTypeError
-		if ok := asType(err, &ute); ok && ute.Field != "" {
+		if errors.As(err, &ute) && ute.Field != "" {
 			field = ute.Field
 		} else if strings.HasPrefix(err.Error(), "json: unknown field ") {
 			field = strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
@@ -70,14 +71,6 @@ func decodeStrict(r *http.Request, v any) *Error {
 		return invalidParam(field, "%v", err)
 	}
 	return nil
-}
-
-func asType(err error, target **json.UnmarshalTypeError) bool {
-	t, ok := err.(*json.UnmarshalTypeError)
-	if ok {
-		*target = t
-	}
-	return ok
 }
 
 func (s *Server) controlInfo(w http.ResponseWriter, r *http.Request) {

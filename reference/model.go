@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -62,8 +63,7 @@ func ParseState(v string) (State, bool) {
 			return State(i), true
 		}
 	}
-	var n int
-	if _, err := fmt.Sscanf(v, "%d", &n); err == nil && fmt.Sprint(n) == v && n >= 0 && n < len(stateNames) {
+	if n, err := strconv.Atoi(v); err == nil && strconv.Itoa(n) == v && n >= 0 && n < len(stateNames) {
 		return State(n), true
 	}
 	return 0, false

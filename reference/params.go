@@ -331,7 +331,8 @@ func abbreviateStr(s string) string {
 	return s
 }
 
-// withDefaults copies src and adds fixed values; used for path parameters.
+// withValues overlays fixed values (path parameters: tenant, id) on a
+// parameter source.
 type withValues struct {
 	paramSource
 	vals map[string]string

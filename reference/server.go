@@ -197,9 +197,6 @@ func (s *Server) listTasks(ctx context.Context, rc *reqInfo, p ListParams, bindi
 		unscoped: b.unscopedList, unscopedTenant: b.unscopedTenant, offsetCursor: b.offsetCursor, timestampOnly: b.timestampOnlyCursor,
 		ascending: b.ascending, tieAscending: b.tieAscending,
 	}
-	if b.exclusiveAfter {
-		q.filterKey[0] ^= 0xff
-	}
 	now := s.now()
 	var total int64
 	if p.PageToken != "" {

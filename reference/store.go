@@ -150,7 +150,7 @@ func (s *Store) Insert(ctx context.Context, tasks []SeedTask) error {
 	arts := newBulkInserter(tx, "artifacts", 5)
 	for _, t := range tasks {
 		if err := ins.add(ctx, t.ID, t.Owner, t.Tenant, t.ContextID, int(t.State), t.TS); err != nil {
-			return seedErr(err, tasks)
+			return seedErr(err)
 		}
 		for j := 1; j <= t.History; j++ {
 			role := "ROLE_USER"
@@ -171,7 +171,7 @@ func (s *Store) Insert(ctx context.Context, tasks []SeedTask) error {
 	}
 	for _, b := range []*bulkInserter{ins, msgs, arts} {
 		if err := b.flush(ctx); err != nil {
-			return seedErr(err, tasks)
+			return seedErr(err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -182,7 +182,7 @@ func (s *Store) Insert(ctx context.Context, tasks []SeedTask) error {
 }
 
 // seedErr turns a primary-key violation into an error that names the field.
-func seedErr(err error, tasks []SeedTask) error {
+func seedErr(err error) error {
 	if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "PRIMARY KEY") {
 		return invalidParam("tasks.id", "a task with one of these ids already exists; seed ids must be new (%v)", err)
 	}

@@ -23,6 +23,11 @@ func ReadLoad(path string) (*loadgen.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeLoad(path, b)
+}
+
+// decodeLoad decodes a load summary; path labels errors.
+func decodeLoad(path string, b []byte) (*loadgen.Summary, error) {
 	var s loadgen.Summary
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&s); err != nil {
@@ -55,7 +60,7 @@ func ReadAny(path string) (Bundle, error) {
 		c, err := DecodeConformance(path, bytes.NewReader(b))
 		return Bundle{Conformance: c}, err
 	case probe.Kind == loadgen.SummaryKind:
-		s, err := ReadLoad(path)
+		s, err := decodeLoad(path, b)
 		return Bundle{Load: s}, err
 	}
 	return Bundle{}, fmt.Errorf("%s: neither a conformance report (schema %q) nor a load summary (kind %q)", path, SchemaConformance, loadgen.SummaryKind)

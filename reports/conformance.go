@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/pagewalk/pagewalk/loadgen"
 	"github.com/pagewalk/pagewalk/scenarios"
 )
 
@@ -150,27 +151,10 @@ func (c *Conformance) WriteJSON(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, append(b, '\n'))
-}
-
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".pagewalk-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return loadgen.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // ReadConformance reads a JSON report written by WriteJSON. Errors name the

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -108,12 +109,12 @@ func runCheck(cmd *cobra.Command, o checkOptions) error {
 	}
 	j := scenarios.Judgement{Profile: scenarios.Profile(o.profile), Strict: o.strict}
 	if j.Profile != scenarios.ProfileDefault && j.Profile != scenarios.ProfileHardened {
-		return usageErr("--profile: want default or hardened, got %q", o.profile)
+		return usage("--profile: want default or hardened, got %q", o.profile)
 	}
 	for i, id := range o.focus {
 		o.focus[i] = strings.TrimSpace(id)
 		if _, ok := scenarios.Lookup(o.focus[i]); !ok {
-			return usageErr("--focus: no case %q (pagewalk check --list shows them)", id)
+			return usage("--focus: no case %q (pagewalk check --list shows them)", id)
 		}
 	}
 	if err := checkWritable("--junit-report", o.junit); err != nil {
@@ -138,13 +139,13 @@ func runCheck(cmd *cobra.Command, o checkOptions) error {
 			return err
 		}
 		if target.Bindings, err = suites.SelectBindings(target.Card, o.binding); err != nil {
-			return usageErr("%v", err)
+			return usage("%v", err)
 		}
 		name = "built-in reference (in process)"
 	} else {
 		ps, err := suites.ParsePrincipals(o.principals)
 		if err != nil {
-			return usageErr("%v", err)
+			return usage("%v", err)
 		}
 		target, err = suites.ExternalTarget(ctx, suites.TargetOptions{URL: o.target, Principals: ps, Tenant: o.tenant, OtherTenant: o.otherTenant,
 			ControlURL: o.control, ControlToken: o.controlToken, TokenTTL: o.tokenTTL, Binding: o.binding, BlackBoxText: o.blackBoxText, HTTP: hc})
@@ -164,7 +165,7 @@ func runSuite(ctx context.Context, out io.Writer, target *scenarios.Target, name
 		Target: func() *scenarios.Target { return target }, TargetName: func() string { return name },
 	})
 	if err != nil {
-		return usageErr("%v", err)
+		return usage("%v", err)
 	}
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	sc, rc := ginkgo.GinkgoConfiguration()
@@ -198,33 +199,19 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func usageErr(format string, args ...any) error {
-	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
-}
-
 // checkWritable fails early, naming the flag, when a report path cannot be
 // written, so a long run is not lost at the end.
 func checkWritable(flag, path string) error {
 	if path == "" {
 		return nil
 	}
-	f, err := os.CreateTemp(dirOf(path), ".pagewalk-probe-*")
+	f, err := os.CreateTemp(filepath.Dir(path), ".pagewalk-probe-*")
 	if err != nil {
-		return usageErr("%s %s: cannot write there: %v", flag, path, err)
+		return usage("%s %s: cannot write there: %v", flag, path, err)
 	}
 	f.Close()
 	os.Remove(f.Name())
 	return nil
-}
-
-func dirOf(p string) string {
-	if i := strings.LastIndex(p, "/"); i >= 0 {
-		if i == 0 {
-			return "/"
-		}
-		return p[:i]
-	}
-	return "."
 }
 
 // printSummary lists every case that did not pass, sorted by ID so runs

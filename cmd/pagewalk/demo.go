@@ -38,13 +38,13 @@ The exit status is 1 if the conformance run or the load verdict fails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if seed < 0 {
-				return usageErr("--seed: must not be negative, got %d", seed)
+				return usage("--seed: must not be negative, got %d", seed)
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
-				return usageErr("--out %s: %v", out, err)
+				return usage("--out %s: %v", out, err)
 			}
 			if p := scenarios.Profile(profile); p != scenarios.ProfileDefault && p != scenarios.ProfileHardened {
-				return usageErr("--profile: want default or hardened, got %q", profile)
+				return usage("--profile: want default or hardened, got %q", profile)
 			}
 			w := cmd.OutOrStdout()
 			// The in-process launcher gives the suite a server it can restart

@@ -85,6 +85,20 @@ func writeSummaryJSON(path string, s *loadgen.Summary, stdout io.Writer) error {
 	return nil
 }
 
+// finishSummary prints the summary table, writes the JSON summary if asked
+// (after the table, for "-"), and turns the verdict into the exit status.
+func finishSummary(stdout io.Writer, s *loadgen.Summary, jsonPath string) error {
+	if err := s.WriteText(stdout); err != nil {
+		return err
+	}
+	if jsonPath != "" {
+		if err := writeSummaryJSON(jsonPath, s, stdout); err != nil {
+			return err
+		}
+	}
+	return verdictExit(s)
+}
+
 func loadCmd() *cobra.Command {
 	var (
 		target, bindingName, principal, controlURL, controlToken string
@@ -312,15 +326,7 @@ See docs/load.md.`,
 					return usage("--out: %v", err)
 				}
 			}
-			if err := s.WriteText(cmd.OutOrStdout()); err != nil {
-				return err
-			}
-			if jsonPath != "" {
-				if err := writeSummaryJSON(jsonPath, s, cmd.OutOrStdout()); err != nil {
-					return err
-				}
-			}
-			return verdictExit(s)
+			return finishSummary(cmd.OutOrStdout(), s, jsonPath)
 		},
 	}
 	f := cmd.Flags()

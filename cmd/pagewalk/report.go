@@ -66,15 +66,7 @@ input or flags.`,
 				return usage("merge: %v", err)
 			}
 			s.Tool = "pagewalk " + version
-			if err := s.WriteText(cmd.OutOrStdout()); err != nil {
-				return err
-			}
-			if jsonPath != "" {
-				if err := writeSummaryJSON(jsonPath, s, cmd.OutOrStdout()); err != nil {
-					return err
-				}
-			}
-			return verdictExit(s)
+			return finishSummary(cmd.OutOrStdout(), s, jsonPath)
 		},
 	}
 	f := cmd.Flags()

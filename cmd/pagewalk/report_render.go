@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/pagewalk/pagewalk/loadgen"
 	"github.com/pagewalk/pagewalk/reports"
 )
 
@@ -29,23 +27,23 @@ when rendering succeeds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(in)+len(load) == 0 {
-				return usageErr("--in: give at least one JSON report")
+				return usage("--in: give at least one JSON report")
 			}
 			var b reports.Bundle
 			for _, p := range append(in, load...) {
 				one, err := reports.ReadAny(p)
 				if err != nil {
-					return usageErr("--in: %v", err)
+					return usage("--in: %v", err)
 				}
 				if one.Conformance != nil {
 					if b.Conformance != nil {
-						return usageErr("--in %s: a second conformance report; render one run at a time", p)
+						return usage("--in %s: a second conformance report; render one run at a time", p)
 					}
 					b.Conformance = one.Conformance
 				}
 				if one.Load != nil {
 					if b.Load != nil {
-						return usageErr("--in %s: a second load summary; merge load results first with pagewalk report merge", p)
+						return usage("--in %s: a second load summary; merge load results first with pagewalk report merge", p)
 					}
 					b.Load = one.Load
 				}
@@ -61,13 +59,16 @@ when rendering succeeds.`,
 					return err
 				}
 			default:
-				return usageErr("--format: want html or md, got %q", format)
+				return usage("--format: want html or md, got %q", format)
 			}
 			if out == "" || out == "-" {
 				_, err := cmd.OutOrStdout().Write(buf.Bytes())
 				return err
 			}
-			return writeFileAtomic(out, buf.Bytes())
+			if err := loadgen.WriteFileAtomic(out, buf.Bytes()); err != nil {
+				return usage("--out: %v", err)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringArrayVar(&in, "in", nil, "a JSON report: conformance (check --json-report) or load (load --json); repeatable")
@@ -75,25 +76,4 @@ when rendering succeeds.`,
 	cmd.Flags().StringVar(&format, "format", "html", "html or md")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output file (default: stdout)")
 	return cmd
-}
-
-// writeFileAtomic replaces path only once the new content is fully written.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".pagewalk-*")
-	if err != nil {
-		return usageErr("--out %s: %v", path, err)
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
