@@ -186,7 +186,7 @@ func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptio
 		res.Verdict, res.Skip = Skipped, "hardened practice: run with --profile hardened"
 		return res
 	}
-	run, needs := s.Run, s.Needs
+	run := s.Run
 	if c, how := t.Missing(s.Needs); c != "" {
 		if s.BlackBox == nil {
 			res.Verdict, res.Skip = Skipped, fmt.Sprintf("needs %s: %s", c, how)
@@ -196,9 +196,8 @@ func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptio
 			res.Verdict, res.Skip = Skipped, fmt.Sprintf("needs %s: %s", c2, how2)
 			return res
 		}
-		run, needs, res.Variant = s.BlackBox, s.BlackBoxNeeds, "black-box"
+		run, res.Variant = s.BlackBox, "black-box"
 	}
-	_ = needs
 	timeout := o.Timeout
 	if timeout == 0 {
 		timeout = 2 * time.Minute

@@ -210,9 +210,9 @@ func (h History) Witness(ns ...int) string {
 	return strings.TrimSpace(b.String())
 }
 
-// pagesAround returns the pages between which a task with timestamp ts
-// should have been served: the last page starting at or before ts... in
-// practice the page whose timestamps bracket ts, and its neighbour.
+// pagesAround returns the pages a task stamped ts should have been served
+// between: the first page whose last task is not newer than ts, and the
+// page before it.
 func (h History) pagesAround(ts time.Time) []int {
 	for i, p := range h.Pages {
 		if len(p.Tasks) == 0 {

@@ -22,6 +22,16 @@ type CatchUp struct {
 	H     History
 }
 
+// afterFirstPage returns a Between that makes one write after page 1.
+func afterFirstPage(write func() Write) Between {
+	return func(after int, _ PageRecord) []Write {
+		if after != 1 {
+			return nil
+		}
+		return []Write{write()}
+	}
+}
+
 // moveSkew is the catch-up skew (the seed's two seconds).
 const moveSkew = 2 * time.Second
 
@@ -132,15 +142,12 @@ var _ = Register(Scenario{
 		c := e.A()
 		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
 		newID := e.ID("inserted")
-		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
-			if after != 1 {
-				return nil
-			}
+		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, create task %s with the newest timestamp", newID)
 			e.Check(e.Control().Seed(e.ctx, []wire.SeedTask{{ID: newID, Owner: e.Owner(0), Tenant: e.target.Tenant, ContextID: e.ID("ctx"),
 				State: "TASK_STATE_WORKING", TimestampMicros: T0.UnixMicro()}}), "control seed")
-			return []Write{{Kind: "insert", TaskID: newID, AfterPage: 1, NewTS: T0}}
-		})
+			return Write{Kind: "insert", TaskID: newID, AfterPage: 1, NewTS: T0}
+		}))
 		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
 		e.Report(e.boundaryInfo(c, req, newID, T0))
 	},
@@ -148,18 +155,15 @@ var _ = Register(Scenario{
 		truth, ctx := blackBoxData(e)
 		c := e.A()
 		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
-		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
-			if after != 1 {
-				return nil
-			}
+		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, create a task with SendMessage")
 			r, err := c.SendMessage(e.ctx, e.ID("inserted-msg"), e.target.BlackBoxText, *ctx, "")
 			e.checkSend(err)
 			if r.Err != nil || r.Task.ID == "" {
 				e.Skip("SendMessage did not create a task: %s", r.Describe())
 			}
-			return []Write{{Kind: "insert", TaskID: r.Task.ID, AfterPage: 1, NewTS: r.Task.TS}}
-		})
+			return Write{Kind: "insert", TaskID: r.Task.ID, AfterPage: 1, NewTS: r.Task.TS}
+		}))
 		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
 	},
 })
@@ -175,15 +179,12 @@ var _ = Register(Scenario{
 		c := e.A()
 		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
 		moved := ids["m009"]
-		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
-			if after != 1 {
-				return nil
-			}
+		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, complete task %s (due on page 3): its timestamp becomes the newest", moved)
 			ts := T0.UnixMicro()
 			e.Check(e.Control().Move(e.ctx, moved, "TASK_STATE_COMPLETED", &ts), "control move")
-			return []Write{{Kind: "move", TaskID: moved, AfterPage: 1, NewTS: T0}}
-		})
+			return Write{Kind: "move", TaskID: moved, AfterPage: 1, NewTS: T0}
+		}))
 		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
 		e.Report(e.boundaryInfo(c, req, moved, T0))
 	},
@@ -197,10 +198,7 @@ var _ = Register(Scenario{
 			}
 		}
 		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
-		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
-			if after != 1 {
-				return nil
-			}
+		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, send a follow-up message to %s (the oldest task, not yet served)", oldest)
 			r, err := c.SendMessage(e.ctx, e.ID("followup"), e.target.BlackBoxText, *ctx, oldest)
 			e.checkSend(err)
@@ -212,8 +210,8 @@ var _ = Register(Scenario{
 					e.Skip("could not move a task without the control API: follow-up and CancelTask failed (%s)", r.Describe())
 				}
 			}
-			return []Write{{Kind: "move", TaskID: oldest, AfterPage: 1, NewTS: r.Task.TS}}
-		})
+			return Write{Kind: "move", TaskID: oldest, AfterPage: 1, NewTS: r.Task.TS}
+		}))
 		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
 	},
 })
@@ -230,15 +228,12 @@ var _ = Register(Scenario{
 		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
 		moved := ids["m001"]
 		newTS := At(7).Add(-500 * time.Millisecond) // between m006 and m007, ahead of the cursor
-		h := e.Walk(c, req, 50, func(after int, _ PageRecord) []Write {
-			if after != 1 {
-				return nil
-			}
+		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, move served task %s to %s, between two tasks not yet served", moved, newTS.Format(time.RFC3339Nano))
 			ts := newTS.UnixMicro()
 			e.Check(e.Control().Move(e.ctx, moved, "TASK_STATE_WORKING", &ts), "control move")
-			return []Write{{Kind: "move", TaskID: moved, AfterPage: 1, NewTS: newTS}}
-		})
+			return Write{Kind: "move", TaskID: moved, AfterPage: 1, NewTS: newTS}
+		}))
 		e.Report(CheckMoving(h, truth, CatchUp{})...)
 	},
 })

@@ -351,31 +351,7 @@ func CheckArtifacts(obs []ArtifactObs) []Finding {
 			}
 		}
 	}
-	return dedupeByTask(fs)
-}
-
-// dedupeByTask keeps one finding per (class, requirement) pair, noting how
-// many tasks it covered.
-func dedupeByTask(fs []Finding) []Finding {
-	type key struct {
-		c Class
-		r string
-	}
-	count := map[key]int{}
-	var out []Finding
-	for _, f := range fs {
-		k := key{f.Class, strings.Join(f.Reqs, ",")}
-		if count[k] == 0 {
-			out = append(out, f)
-		}
-		count[k]++
-	}
-	for i, f := range out {
-		if n := count[key{f.Class, strings.Join(f.Reqs, ",")}]; n > 1 {
-			out[i].Message += fmt.Sprintf(" (and %d more like it)", n-1)
-		}
-	}
-	return out
+	return dedupe(fs, byRequirement)
 }
 
 var _ = Register(Scenario{

@@ -38,8 +38,6 @@ const (
 	// NeedTenant: a second tenant (--other-tenant) whose boundary the server
 	// enforces.
 	NeedTenant Capability = "tenant"
-	// NeedKeyRotation: the control API's key rotation.
-	NeedKeyRotation Capability = "key-rotation"
 )
 
 // howToProvide tells the user how to supply a missing capability.
@@ -50,7 +48,6 @@ var howToProvide = map[Capability]string{
 	NeedRestart:         "run against the reference launcher (no --target), which can restart the server",
 	NeedBothBindings:    "the Agent Card must declare both JSONRPC and HTTP+JSON 1.0 interfaces",
 	NeedTenant:          "give --other-tenant T, a second tenant the principal may use and the server scopes separately",
-	NeedKeyRotation:     "the control API must offer POST /keys:rotate",
 }
 
 // Scenario is one conformance case.

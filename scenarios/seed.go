@@ -69,9 +69,6 @@ func (e *Env) Seed(tasks []Task) (Truth, map[string]string) {
 		if tenant == "" {
 			tenant = e.target.Tenant
 		}
-		if tenant == "-" {
-			tenant = ""
-		}
 		st = append(st, wire.SeedTask{ID: id, Owner: e.Owner(t.Owner), Tenant: tenant, ContextID: ctx, State: state,
 			TimestampMicros: t.TS.UnixMicro(), HistoryMessages: t.History, Artifacts: t.Artifacts})
 		if t.Owner == 0 && tenant == e.target.Tenant {

@@ -33,9 +33,6 @@ type Target struct {
 	// Restart restarts the server and returns its (possibly new) card; nil
 	// if the harness cannot restart the target.
 	Restart func(ctx context.Context) (*wire.Card, error)
-	// KeyRotation is true when the control API may offer key rotation (the
-	// rotation case skips itself if POST /keys:rotate answers 404).
-	KeyRotation bool
 	// BlackBoxText is the message text black-box variants send to create
 	// tasks that stay non-terminal where the agent allows.
 	BlackBoxText string
@@ -58,8 +55,6 @@ func (t *Target) Has(c Capability) bool {
 		return j && h
 	case NeedTenant:
 		return t.OtherTenant != "" && t.OtherTenant != t.Tenant
-	case NeedKeyRotation:
-		return t.KeyRotation && t.Control != nil
 	}
 	return false
 }
@@ -108,7 +103,6 @@ func (t *Target) Prepare(ctx context.Context) error {
 		if t.TokenTTL == 0 && info.TokenTTLSeconds > 0 {
 			t.TokenTTL = time.Duration(info.TokenTTLSeconds) * time.Second
 		}
-		t.KeyRotation = true
 	}
 	return nil
 }

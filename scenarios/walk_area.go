@@ -3,7 +3,6 @@ package scenarios
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/pagewalk/pagewalk/scenarios/wire"
@@ -95,19 +94,29 @@ func CheckShape(h History) []Finding {
 			}
 		}
 	}
-	return dedupe(fs)
+	return dedupe(fs, byMessage)
 }
 
-// dedupe keeps the first finding of each kind (class plus message with
-// page numbers masked), so a fault repeated on every page is reported once,
-// with a count of the repeats.
-func dedupe(fs []Finding) []Finding {
-	norm := regexp.MustCompile(`(page|character|byte) \d+`)
+var positions = regexp.MustCompile(`(page|character|byte) \d+`)
+
+// byMessage keys a finding by its class and its message with page, byte
+// and character numbers masked: the same fault on every page is one kind.
+func byMessage(f Finding) string {
+	return string(f.Class) + positions.ReplaceAllString(f.Message, "$1 N")
+}
+
+// byRequirement keys a finding by its class and requirements: the same
+// fault on every task is one kind.
+func byRequirement(f Finding) string { return string(f.Class) + strings.Join(f.Reqs, ",") }
+
+// dedupe keeps the first finding of each kind, noting how many more there
+// were, so a fault repeated on every page or task is reported once.
+func dedupe(fs []Finding, kind func(Finding) string) []Finding {
 	count := map[string]int{}
 	index := map[string]int{}
 	var out []Finding
 	for _, f := range fs {
-		key := string(f.Class) + norm.ReplaceAllString(f.Message, "$1 N")
+		key := kind(f)
 		if _, ok := index[key]; !ok {
 			index[key] = len(out)
 			out = append(out, f)
@@ -247,10 +256,7 @@ var _ = Register(Scenario{
 // CheckOrder judges the order of a walk (LT-WALK-ORDER).
 func CheckOrder(h History) []Finding {
 	c := CheckWalk(h, Truth{})
-	var fs []Finding
-	for _, f := range WalkFindings(h, Truth{}, WalkCheck{OrderBreaks: c.OrderBreaks, NoTimestamp: c.NoTimestamp}, ClassFail, nil) {
-		fs = append(fs, f)
-	}
+	fs := WalkFindings(h, Truth{}, WalkCheck{OrderBreaks: c.OrderBreaks, NoTimestamp: c.NoTimestamp}, ClassFail, nil)
 	if len(fs) > 3 {
 		n := len(fs)
 		fs = append(fs[:3:3], Fail(R("LT-ORDER-2"), "... and %d more order breaks", n-3))
@@ -295,12 +301,6 @@ func CheckExact(h History, truth Truth) []Finding {
 		}
 	}
 	c.Unexpected = unexpected
-	var dups []string
-	for _, id := range c.Duplicates {
-		dups = append(dups, id)
-	}
-	sort.Strings(dups)
-	c.Duplicates = dups
 	return append(EndFindings(h), WalkFindings(h, t, c, ClassFail, R("LT-OP-4", "LT-RESP-3"))...)
 }
 

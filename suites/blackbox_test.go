@@ -20,7 +20,7 @@ func blackBoxTarget(t *testing.T, faults ...string) *scenarios.Target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg.Control, tg.Restart, tg.TokenTTL, tg.KeyRotation = nil, nil, 0, false
+	tg.Control, tg.Restart, tg.TokenTTL = nil, nil, 0
 	return tg
 }
 

@@ -258,6 +258,34 @@ func TestKillMatrix(t *testing.T) {
 	t.Logf("kill matrix: killed %d of %d illegal mutants", killed, illegal)
 }
 
+// TestKillRowsMatchFaults fails when a reference fault mode has no row of
+// expectations (or a row names a fault that does not exist, or disagrees
+// on whether it is legal), so no fault mode goes unjudged.
+func TestKillRowsMatchFaults(t *testing.T) {
+	rows := map[string]killRow{}
+	for _, r := range killRows {
+		if _, dup := rows[r.Fault]; dup {
+			t.Errorf("fault %s has two rows", r.Fault)
+		}
+		rows[r.Fault] = r
+	}
+	for _, f := range reference.Faults() {
+		r, ok := rows[string(f.Name)]
+		switch {
+		case !ok:
+			t.Errorf("fault %s has no row in killRows", f.Name)
+		case r.Legal != f.Legal:
+			t.Errorf("fault %s: reference says legal=%v, its row says %v", f.Name, f.Legal, r.Legal)
+		case !r.Legal && len(r.Breaks) == 0:
+			t.Errorf("fault %s: the row names no requirement it breaks", f.Name)
+		}
+		delete(rows, string(f.Name))
+	}
+	for name := range rows {
+		t.Errorf("row %s names no reference fault", name)
+	}
+}
+
 // noKiller explains scenarios that no fault mode can kill (none today).
 var noKiller = map[string]string{}
 
@@ -334,6 +362,5 @@ func writeMatrix(rows []rowResult, killed, illegal int) error {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.ID, s.Level, cell)
 	}
 	b.WriteString("\nFault modes are listed by `pagewalk serve --help`; what each breaks is in `reference/faults.go`.\n")
-	_ = reference.Faults
 	return os.WriteFile(filepath.Join(root, "docs", "kill-matrix.md"), []byte(b.String()), 0o644)
 }

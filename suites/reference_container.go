@@ -3,7 +3,6 @@ package suites
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -28,15 +27,10 @@ const referencePort = "8080/tcp"
 // started by RunReference.
 type ReferenceContainer struct {
 	*testcontainers.DockerContainer
-	opts referenceOptions
 }
 
 type referenceOptions struct {
-	faults       []string
-	principals   []string
-	controlToken string
-	extraArgs    []string
-	logs         io.Writer
+	faults []string
 }
 
 // ReferenceOption configures RunReference.
@@ -46,14 +40,6 @@ type ReferenceOption func(*referenceOptions)
 func WithFault(name string) ReferenceOption {
 	return func(o *referenceOptions) { o.faults = append(o.faults, name) }
 }
-
-// WithServeArgs passes extra flags to pagewalk serve.
-func WithServeArgs(args ...string) ReferenceOption {
-	return func(o *referenceOptions) { o.extraArgs = append(o.extraArgs, args...) }
-}
-
-// WithLogs copies the container's log to w when it is terminated.
-func WithLogs(w io.Writer) ReferenceOption { return func(o *referenceOptions) { o.logs = w } }
 
 var buildOnce struct {
 	sync.Mutex
@@ -136,24 +122,20 @@ func DockerAvailable(ctx context.Context) error {
 // ports bound on loopback only and the control API on. It waits for
 // /healthz.
 func RunReference(ctx context.Context, opts ...ReferenceOption) (*ReferenceContainer, error) {
-	o := referenceOptions{
-		principals:   []string{"alice=alice-token", "bob=bob-token"},
-		controlToken: "ctl",
-	}
+	var o referenceOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
 	if err := BuildReferenceImage(ctx); err != nil {
 		return nil, err
 	}
-	args := []string{"--db", "/data/pagewalk.db", "--control-token", o.controlToken}
-	for _, p := range o.principals {
-		args = append(args, "--principal", p)
-	}
+	// The same principals and control token as the in-process launcher, so
+	// ReferenceTarget describes either.
+	args := []string{"--db", "/data/pagewalk.db", "--control-token", "ctl",
+		"--principal", "alice=alice-token", "--principal", "bob=bob-token"}
 	for _, f := range o.faults {
 		args = append(args, "--fault", f)
 	}
-	args = append(args, o.extraArgs...)
 	port := network.MustParsePort(referencePort)
 	ctr, err := testcontainers.Run(ctx, ReferenceImage,
 		testcontainers.WithExposedPorts(referencePort),
@@ -171,7 +153,7 @@ func RunReference(ctx context.Context, opts ...ReferenceOption) (*ReferenceConta
 		}
 		return nil, fmt.Errorf("starting %s: %w", ReferenceImage, err)
 	}
-	return &ReferenceContainer{DockerContainer: ctr, opts: o}, nil
+	return &ReferenceContainer{DockerContainer: ctr}, nil
 }
 
 // BaseURL returns the reference's base URL on the host (it changes after a
@@ -196,16 +178,9 @@ func (c *ReferenceContainer) Restart(ctx context.Context) error {
 	return nil
 }
 
-// Close terminates the container (keeping the image), copying its log to
-// the WithLogs writer first.
+// Close terminates the container, keeping the image.
 func (c *ReferenceContainer) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if c.opts.logs != nil {
-		if rc, err := c.Logs(ctx); err == nil {
-			io.Copy(c.opts.logs, rc)
-			rc.Close()
-		}
-	}
 	return c.Terminate(ctx)
 }

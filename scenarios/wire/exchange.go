@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 )
 
-// Exchange is one request and its response exactly as they crossed the wire
-// (the Authorization header is redacted).
+// Exchange is one request and its response exactly as they crossed the wire.
+// Headers are not kept, so bearer tokens never reach a transcript or report.
 type Exchange struct {
 	Op         string    `json:"op"`
 	Binding    Binding   `json:"binding"`
@@ -229,13 +228,4 @@ func readDetails(pe *ProtoError, details []map[string]json.RawMessage) {
 			pe.Reasons = append(pe.Reasons, r)
 		}
 	}
-}
-
-// redact hides bearer tokens in header dumps.
-func redact(h http.Header) http.Header {
-	c := h.Clone()
-	if c.Get("Authorization") != "" {
-		c.Set("Authorization", "Bearer <redacted>")
-	}
-	return c
 }
