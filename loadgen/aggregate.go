@@ -89,10 +89,10 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	if d != n.Depth {
 		return fmt.Errorf("attack %q seq %d: URL is tagged depth %d but the attack is for depth %d", res.Attack, res.Seq, d, n.Depth)
 	}
-	w, bit := res.Seq/64, uint64(1)<<(res.Seq%64)
 	if res.Seq > 1<<32 {
 		return fmt.Errorf("attack %q: seq %d out of range", res.Attack, res.Seq)
 	}
+	w, bit := res.Seq/64, uint64(1)<<(res.Seq%64)
 	if int(w) >= len(st.seen) {
 		st.seen = append(st.seen, make([]uint64, int(w)+1-len(st.seen))...)
 	}

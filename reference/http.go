@@ -80,6 +80,9 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		rc := &reqInfo{}
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), ctxKey{}, rc)))
+		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+			return // no line to write: skip building it
+		}
 		attrs := []slog.Attr{
 			slog.String("http", r.Method+" "+r.URL.Path),
 			slog.Int("status", sw.status),

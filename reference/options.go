@@ -102,7 +102,7 @@ func WithRealClock(now func() time.Time) Option {
 	return func(c *config) error { c.now = now; return nil }
 }
 
-// WithLogger sets the structured request logger (default: discard).
+// WithLogger sets the structured request logger (default: none).
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error { c.logger = l; return nil }
 }

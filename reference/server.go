@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -59,7 +58,7 @@ func New(opts ...Option) (*Server, error) {
 		b.exclusiveAfter = true
 	}
 	if cfg.logger == nil {
-		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		cfg.logger = slog.New(slog.DiscardHandler)
 	}
 	st, err := OpenStore(cfg.dbPath)
 	if err != nil {
