@@ -71,6 +71,9 @@ type paramSource interface {
 	str(name string) (v string, present bool, err *Error)
 	integer(name string) (v int64, present bool, err *Error)
 	boolean(name string) (v bool, present bool, err *Error)
+	// enum returns an enum field as text: its name, or its number in
+	// decimal (ProtoJSON accepts both).
+	enum(name string) (v string, present bool, err *Error)
 }
 
 type jsonParams map[string]json.RawMessage
@@ -148,6 +151,18 @@ func (m jsonParams) boolean(name string) (bool, bool, *Error) {
 	return b, true, nil
 }
 
+func (m jsonParams) enum(name string) (string, bool, *Error) {
+	v, ok := m.get(name)
+	if !ok || v[0] == '"' {
+		return m.str(name)
+	}
+	n, set, e := m.integer(name)
+	if e != nil {
+		return "", false, invalidParam(name, "must be an enum name or number, got %s", abbreviate(v))
+	}
+	return strconv.FormatInt(n, 10), set, nil
+}
+
 type queryParams url.Values
 
 func (q queryParams) one(name string) (string, bool, *Error) {
@@ -162,6 +177,8 @@ func (q queryParams) one(name string) (string, bool, *Error) {
 }
 
 func (q queryParams) str(name string) (string, bool, *Error) { return q.one(name) }
+
+func (q queryParams) enum(name string) (string, bool, *Error) { return q.one(name) }
 
 func (q queryParams) integer(name string) (int64, bool, *Error) {
 	s, ok, e := q.one(name)
@@ -253,18 +270,7 @@ func parseList(src paramSource, b *behaviour) (ListParams, *Error) {
 }
 
 func parseStatus(src paramSource, p *ListParams) *Error {
-	// ProtoJSON allows the enum as its name or its number.
-	if jp, ok := src.(jsonParams); ok {
-		if raw, present := jp.get("status"); present && len(raw) > 0 && raw[0] != '"' {
-			n, _, e := jp.integer("status")
-			if e != nil || n < 0 || int(n) >= len(stateNames) {
-				return invalidParam("status", "must be one of %s, got %s", StateNames(), abbreviate(raw))
-			}
-			p.Status = State(n)
-			return nil
-		}
-	}
-	s, set, e := src.str("status")
+	s, set, e := src.enum("status")
 	if e != nil || !set {
 		return e
 	}
