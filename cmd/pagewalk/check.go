@@ -154,12 +154,12 @@ func runCheck(cmd *cobra.Command, o checkOptions) error {
 		}
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk check: %s, bindings %v, profile %s%s\n", target.Card.URL, target.Bindings, j.Profile, map[bool]string{true: ", strict"}[j.Strict])
-	return runSuite(ctx, out, target, name, j, o)
+	return runSuite(out, target, name, j, o)
 }
 
 // runSuite runs the Ginkgo suite from this program and turns the result
 // into an exit status.
-func runSuite(ctx context.Context, out io.Writer, target *scenarios.Target, name string, j scenarios.Judgement, o checkOptions) error {
+func runSuite(out io.Writer, target *scenarios.Target, name string, j scenarios.Judgement, o checkOptions) error {
 	suite, err := suites.Define(suites.Config{
 		Judgement: j, Bindings: target.Bindings, Focus: o.focus, JSONReport: o.jsonReport, Out: out, Version: version, NoLine: true,
 		Target: func() *scenarios.Target { return target }, TargetName: func() string { return name },

@@ -63,7 +63,7 @@ The exit status is 1 if the conformance run or the load verdict fails.`,
 			fmt.Fprintf(w, "== 1/4 reference server at %s\n", url)
 
 			fmt.Fprintf(w, "\n== 2/4 conformance: pagewalk check --target %s --profile %s\n", url, profile)
-			checkErr := runSuite(cmd.Context(), w, target, "built-in reference (in process)", scenarios.Judgement{Profile: scenarios.Profile(profile)},
+			checkErr := runSuite(w, target, "built-in reference (in process)", scenarios.Judgement{Profile: scenarios.Profile(profile)},
 				checkOptions{jsonReport: filepath.Join(out, "check.json"), junit: filepath.Join(out, "junit.xml")})
 			if checkErr != nil && !isVerdict(checkErr) {
 				return checkErr
