@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -36,7 +36,7 @@ func benchGenerator(b *testing.B, rps int) {
 		w.Write(reply)
 	}))
 	defer srv.Close()
-	client := &wire.Client{HTTP: srv.Client(), Iface: wire.Interface{Binding: wire.JSONRPC, URL: srv.URL + "/jsonrpc"}, Token: "t"}
+	client := &a2aclient.Client{HTTP: srv.Client(), Iface: a2aclient.Interface{Binding: a2aclient.JSONRPC, URL: srv.URL + "/jsonrpc"}, Token: "t"}
 	h := NewHarvester(client, WithDepths(DepthSpec{Depths: []int{1}}))
 	hv, err := h.Walk(context.Background())
 	if err != nil {

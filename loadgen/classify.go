@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -25,8 +25,8 @@ const JSONRPCMalformed = "jsonrpc malformed reply"
 // "jsonrpc error CODE: MESSAGE" (or JSONRPCMalformed). It reads only as
 // far as the top-level "result" or "error" member. HTTP+JSON replies are
 // judged by their status alone, as vegeta does.
-func Classify(res *vegeta.Result, b wire.Binding) {
-	if b != wire.JSONRPC || res.Code < 200 || res.Code > 299 || res.Error != "" {
+func Classify(res *vegeta.Result, b a2aclient.Binding) {
+	if b != a2aclient.JSONRPC || res.Code < 200 || res.Code > 299 || res.Error != "" {
 		return
 	}
 	dec := json.NewDecoder(bytes.NewReader(res.Body))

@@ -6,7 +6,7 @@
 //
 //  1. Harvest (Harvester): walk the target's list as one principal and keep,
 //     for each wanted page depth, the exact request that fetches that page,
-//     built with wire.Client.Build. Depth 1 carries no pageToken; depth d
+//     built with a2aclient.Client.Build. Depth 1 carries no pageToken; depth d
 //     carries the nextPageToken of page d-1. Tokens are re-harvested before
 //     they expire.
 //  2. Attack (Runner): one open-loop vegeta attack per depth bucket, each

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // fakeA2A is a minimal A2A ListTasks server for tests: pages pages of
@@ -30,6 +30,9 @@ type fakeA2A struct {
 	errorAt map[int]bool
 	// repeatAt makes page d return the token it was given.
 	repeatAt int
+	// cycleAt and cyclePeriod make page cycleAt hand back the token that
+	// page cycleAt-cyclePeriod issued: a token cycle of that period.
+	cycleAt, cyclePeriod int
 	// onRequest runs for every request (e.g. to advance a fake clock).
 	onRequest func()
 
@@ -51,12 +54,12 @@ func newFake(t *testing.T, pages int) *fakeA2A {
 	return f
 }
 
-func (f *fakeA2A) client(b wire.Binding) *wire.Client {
+func (f *fakeA2A) client(b a2aclient.Binding) *a2aclient.Client {
 	u := f.srv.URL + "/jsonrpc"
-	if b == wire.HTTPJSON {
+	if b == a2aclient.HTTPJSON {
 		u = f.srv.URL
 	}
-	return &wire.Client{HTTP: f.srv.Client(), Iface: wire.Interface{Binding: b, URL: u}, Principal: "alice", Token: "alice-token"}
+	return &a2aclient.Client{HTTP: f.srv.Client(), Iface: a2aclient.Interface{Binding: b, URL: u}, Principal: "alice", Token: "alice-token"}
 }
 
 func (f *fakeA2A) stats() (walks, requests int, byDepth map[int]int, fragment bool) {
@@ -106,6 +109,8 @@ func (f *fakeA2A) page(r *http.Request, token string, pageSize int) (depth int, 
 	switch {
 	case depth == f.repeatAt:
 		next = token
+	case f.cyclePeriod > 0 && depth == f.cycleAt:
+		next = fmt.Sprintf("w%d-d%d", walk, depth-f.cyclePeriod+1)
 	case depth < f.pages:
 		next = fmt.Sprintf("w%d-d%d", walk, depth+1)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -15,14 +15,14 @@ import (
 const DefaultTokenTTL = 10 * time.Minute
 
 // DefaultMaxPages caps a harvest walk.
-const DefaultMaxPages = 100_000
+const DefaultMaxPages = a2aclient.DefaultMaxPages
 
 // Harvest is the outcome of one walk: for each wanted page depth, the exact
 // request that fetches that page.
 type Harvest struct {
 	// Requests holds the request for each kept depth, built by
-	// wire.Client.Build.
-	Requests map[int]wire.Built
+	// a2aclient.Client.Build.
+	Requests map[int]a2aclient.Built
 	// Deepest is the deepest page fetched.
 	Deepest int
 	// Complete is true when page Deepest returned nextPageToken "" (it is
@@ -64,9 +64,9 @@ func (h *Harvest) Buckets(spec DepthSpec) ([]Bucket, []int) {
 // Harvester walks a target's ListTasks pages as one principal and keeps
 // the requests for the wanted depths. It re-walks when tokens would expire.
 type Harvester struct {
-	client   *wire.Client
+	client   *a2aclient.Client
 	spec     DepthSpec
-	list     wire.ListRequest
+	list     a2aclient.ListRequest
 	maxPages int
 	maxWalk  time.Duration
 	ttl      time.Duration
@@ -128,10 +128,10 @@ func WithClock(c Clock) HarvestOption { return func(h *Harvester) { h.clock = c 
 func WithHarvestProgress(p Progress) HarvestOption { return func(h *Harvester) { h.progress = p } }
 
 // NewHarvester returns a Harvester that walks with client.
-func NewHarvester(client *wire.Client, opts ...HarvestOption) *Harvester {
+func NewHarvester(client *a2aclient.Client, opts ...HarvestOption) *Harvester {
 	ps, hl := 100, 0
 	h := &Harvester{client: client, spec: DefaultDepths, maxPages: DefaultMaxPages, ttl: DefaultTokenTTL,
-		clock: SystemClock{}, progress: NoProgress, list: wire.ListRequest{PageSize: &ps, HistoryLength: &hl}}
+		clock: SystemClock{}, progress: NoProgress, list: a2aclient.ListRequest{PageSize: &ps, HistoryLength: &hl}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -201,26 +201,34 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 		stopAt = h.spec.Deepest()
 	}
 	start := h.clock.Now()
-	hv := &Harvest{Requests: map[int]wire.Built{}, Started: start, Expires: start.Add(h.ttl)}
+	hv := &Harvest{Requests: map[int]a2aclient.Built{}, Started: start, Expires: start.Add(h.ttl)}
 	tokens := map[int]string{}
 	tr := h.progress.Start("harvest pages", -1)
 	defer tr.Done()
-	token, prev := "", ""
-	for depth := 1; ; depth++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	req := h.list
+	for st, err := range a2aclient.Walk(ctx, h.client, req, a2aclient.MaxPages(h.maxPages)) {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
 		}
-		req := h.list
-		req.PageToken = token
-		page, err := h.client.ListTasks(ctx, req)
+		depth, page := st.N, st.Page
+		var stop *a2aclient.StopError
 		if err != nil {
-			return nil, fmt.Errorf("harvest: ListTasks page %d: %w", depth, err)
+			if !errors.As(err, &stop) {
+				return nil, fmt.Errorf("harvest: ListTasks page %d: %w", depth, err)
+			}
+			switch stop.Kind {
+			case a2aclient.StopTransport:
+				return nil, fmt.Errorf("harvest: ListTasks page %d: %w", depth, stop.Err)
+			case a2aclient.StopProtocolError:
+				return nil, fmt.Errorf("harvest: ListTasks page %d: %s", depth, page.Describe())
+			case a2aclient.StopMalformed:
+				return nil, fmt.Errorf("harvest: ListTasks page %d: malformed reply: %s", depth, page.Malformed)
+			case a2aclient.StopLoop:
+				return nil, fmt.Errorf("harvest: %w, so the walk would never end", stop)
+			}
 		}
-		if page.Err != nil {
-			return nil, fmt.Errorf("harvest: ListTasks page %d: %s", depth, page.Describe())
-		}
-		if page.Malformed != "" || page.TasksShape != "" {
-			return nil, fmt.Errorf("harvest: ListTasks page %d: malformed reply: %s%s", depth, page.Malformed, page.TasksShape)
+		if page.TasksShape != "" {
+			return nil, fmt.Errorf("harvest: ListTasks page %d: malformed reply: %s", depth, page.TasksShape)
 		}
 		tr.Add(1)
 		if x := page.X; x != nil {
@@ -239,22 +247,25 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 			}
 		}
 		if h.spec.Wants(depth) || h.spec.Last {
-			tokens[depth] = token
+			tokens[depth] = st.Token
 		}
 		if h.spec.Last && depth > 1 && !h.spec.Wants(depth-1) {
 			delete(tokens, depth-1)
 		}
 		hv.Deepest = depth
-		if !page.NextPresent || page.NextNull {
-			hv.Warnings = append(hv.Warnings, fmt.Sprintf("page %d has no nextPageToken string (absent or null); treated as the last page", depth))
-		}
-		next := page.NextPageToken
-		if next == "" {
-			hv.Complete = true
+		if stop != nil {
+			switch stop.Kind {
+			case a2aclient.StopNextAbsent, a2aclient.StopNextNull:
+				hv.Warnings = append(hv.Warnings, fmt.Sprintf("page %d has no nextPageToken string (absent or null); treated as the last page", depth))
+				hv.Complete = true
+			case a2aclient.StopPageCap:
+				hv.Capped = true
+			}
 			break
 		}
-		if next == token || next == prev && prev != "" {
-			return nil, fmt.Errorf("harvest: page %d returned the nextPageToken it was given, so the walk would never end", depth)
+		if page.NextPageToken == "" {
+			hv.Complete = true
+			break
 		}
 		if depth >= stopAt {
 			hv.Capped = depth >= h.maxPages
@@ -264,7 +275,6 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 			hv.OutOfTime = true
 			break
 		}
-		prev, token = token, next
 	}
 	if hv.OutOfTime {
 		hv.Warnings = append(hv.Warnings, fmt.Sprintf("the walk ran out of its %s budget at page %d before the last page (page 1 took %s, page %d took %s); \"last\" is the deepest page harvested",
@@ -276,7 +286,7 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 	for d, tok := range tokens {
 		req := h.list
 		req.PageToken = tok
-		b, err := h.client.Build(wire.Request{Op: "ListTasks", Params: req.Params()})
+		b, err := h.client.Build(a2aclient.Request{Op: "ListTasks", Params: req.Params()})
 		if err != nil {
 			return nil, fmt.Errorf("harvest: building the request for page %d: %w", d, err)
 		}

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // tokenOf returns the pageToken a built request carries ("" if none).
-func tokenOf(t *testing.T, b wire.Built) string {
+func tokenOf(t *testing.T, b a2aclient.Built) string {
 	t.Helper()
 	if len(b.Body) > 0 {
 		var env struct {
@@ -37,7 +37,7 @@ func tokenOf(t *testing.T, b wire.Built) string {
 }
 
 func TestHarvestKeepsTheRequestForEachDepth(t *testing.T) {
-	for _, b := range []wire.Binding{wire.JSONRPC, wire.HTTPJSON} {
+	for _, b := range []a2aclient.Binding{a2aclient.JSONRPC, a2aclient.HTTPJSON} {
 		t.Run(string(b), func(t *testing.T) {
 			f := newFake(t, 25)
 			f.short[3], f.short[24] = true, true // short pages must not end the walk
@@ -59,15 +59,15 @@ func TestHarvestKeepsTheRequestForEachDepth(t *testing.T) {
 					t.Errorf("depth %d: pageToken %q, want %q", depth, got, want)
 				}
 			}
-			// The kept request is exactly what wire.Client.Build renders.
+			// The kept request is exactly what a2aclient.Client.Build renders.
 			req := hv.Requests[10]
 			if req.Header.Get("A2A-Version") != "1.0" || req.Header.Get("Authorization") != "Bearer alice-token" {
 				t.Errorf("headers %v", req.Header)
 			}
-			if b == wire.HTTPJSON && (req.Method != "GET" || !strings.Contains(req.URL, "/tasks?") || !strings.Contains(req.URL, "pageSize=7") || !strings.Contains(req.URL, "historyLength=0")) {
+			if b == a2aclient.HTTPJSON && (req.Method != "GET" || !strings.Contains(req.URL, "/tasks?") || !strings.Contains(req.URL, "pageSize=7") || !strings.Contains(req.URL, "historyLength=0")) {
 				t.Errorf("HTTP+JSON request %s %s", req.Method, req.URL)
 			}
-			if b == wire.JSONRPC && (req.Method != "POST" || !strings.Contains(string(req.Body), `"pageSize":7`) || !strings.Contains(string(req.Body), `"historyLength":0`)) {
+			if b == a2aclient.JSONRPC && (req.Method != "POST" || !strings.Contains(string(req.Body), `"pageSize":7`) || !strings.Contains(string(req.Body), `"historyLength":0`)) {
 				t.Errorf("JSON-RPC request %s %s", req.Method, req.Body)
 			}
 			_, requests, _, _ := f.stats()
@@ -92,7 +92,7 @@ func keys[V any](m map[int]V) []int {
 
 func TestHarvestStopsAtThePageCap(t *testing.T) {
 	f := newFake(t, 50)
-	h := NewHarvester(f.client(wire.JSONRPC), WithMaxPages(5))
+	h := NewHarvester(f.client(a2aclient.JSONRPC), WithMaxPages(5))
 	hv, err := h.Walk(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestHarvestStopsAtThePageCap(t *testing.T) {
 func TestHarvestWithoutLastStopsAtTheDeepestWantedDepth(t *testing.T) {
 	f := newFake(t, 50)
 	spec, _ := ParseDepths("1,3")
-	hv, err := NewHarvester(f.client(wire.JSONRPC), WithDepths(spec)).Walk(context.Background())
+	hv, err := NewHarvester(f.client(a2aclient.JSONRPC), WithDepths(spec)).Walk(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestHarvestWalkBudgetStopsTheWalk(t *testing.T) {
 	f := newFake(t, 100)
 	clock := newFakeClock()
 	f.onRequest = func() { clock.Advance(time.Second) } // every page "takes" one second
-	hv, err := NewHarvester(f.client(wire.JSONRPC), WithClock(clock), WithMaxWalk(5*time.Second)).Walk(context.Background())
+	hv, err := NewHarvester(f.client(a2aclient.JSONRPC), WithClock(clock), WithMaxWalk(5*time.Second)).Walk(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestHarvestWalkBudgetStopsTheWalk(t *testing.T) {
 func TestReharvestBeforeTokensExpire(t *testing.T) {
 	f := newFake(t, 12)
 	clock := newFakeClock()
-	h := NewHarvester(f.client(wire.JSONRPC), WithClock(clock), WithTokenTTL(10*time.Minute, time.Minute))
+	h := NewHarvester(f.client(a2aclient.JSONRPC), WithClock(clock), WithTokenTTL(10*time.Minute, time.Minute))
 	ctx := context.Background()
 	hv1, err := h.Fresh(ctx, time.Minute)
 	if err != nil {
@@ -184,7 +184,7 @@ func TestReharvestBeforeTokensExpire(t *testing.T) {
 
 func TestFreshRefusesWindowsLongerThanTheTTL(t *testing.T) {
 	f := newFake(t, 3)
-	h := NewHarvester(f.client(wire.JSONRPC), WithClock(newFakeClock()), WithTokenTTL(time.Minute, 10*time.Second))
+	h := NewHarvester(f.client(a2aclient.JSONRPC), WithClock(newFakeClock()), WithTokenTTL(time.Minute, 10*time.Second))
 	if _, err := h.Fresh(context.Background(), 55*time.Second); !errors.Is(err, ErrTTLTooShort) {
 		t.Fatalf("err %v, want ErrTTLTooShort", err)
 	}
@@ -197,7 +197,7 @@ func TestFreshFailsWhenTheWalkOutlastsTheTTL(t *testing.T) {
 	f := newFake(t, 10)
 	clock := newFakeClock()
 	f.onRequest = func() { clock.Advance(10 * time.Second) }
-	h := NewHarvester(f.client(wire.JSONRPC), WithClock(clock), WithTokenTTL(2*time.Minute, 10*time.Second))
+	h := NewHarvester(f.client(a2aclient.JSONRPC), WithClock(clock), WithTokenTTL(2*time.Minute, 10*time.Second))
 	if _, err := h.Fresh(context.Background(), 30*time.Second); !errors.Is(err, ErrTTLTooShort) {
 		t.Fatalf("err %v, want ErrTTLTooShort (a 100 s walk leaves no time under a 2 min TTL)", err)
 	}
@@ -207,7 +207,7 @@ func TestHarvestErrors(t *testing.T) {
 	t.Run("error reply names the page", func(t *testing.T) {
 		f := newFake(t, 10)
 		f.errorAt[4] = true
-		_, err := NewHarvester(f.client(wire.JSONRPC)).Walk(context.Background())
+		_, err := NewHarvester(f.client(a2aclient.JSONRPC)).Walk(context.Background())
 		if err == nil || !strings.Contains(err.Error(), "page 4") || !strings.Contains(err.Error(), "-32602") {
 			t.Fatalf("err %v", err)
 		}
@@ -215,9 +215,21 @@ func TestHarvestErrors(t *testing.T) {
 	t.Run("a token that repeats would loop forever", func(t *testing.T) {
 		f := newFake(t, 10)
 		f.repeatAt = 3
-		_, err := NewHarvester(f.client(wire.HTTPJSON)).Walk(context.Background())
+		_, err := NewHarvester(f.client(a2aclient.HTTPJSON)).Walk(context.Background())
 		if err == nil || !strings.Contains(err.Error(), "page 3") {
 			t.Fatalf("err %v", err)
+		}
+	})
+	t.Run("a token cycle of period 3 is a loop", func(t *testing.T) {
+		f := newFake(t, 50)
+		f.cycleAt, f.cyclePeriod = 6, 3
+		_, err := NewHarvester(f.client(a2aclient.JSONRPC), WithDepths(DepthSpec{Depths: []int{1}, Last: true})).Walk(context.Background())
+		var stop *a2aclient.StopError
+		if !errors.As(err, &stop) || stop.Kind != a2aclient.StopLoop || stop.Page != 6 || stop.FirstIssued != 3 {
+			t.Fatalf("err %v, want a loop on page 6 back to page 3's token", err)
+		}
+		if _, requests, _, _ := f.stats(); requests != 6 {
+			t.Errorf("%d requests; the walk must stop on the page that closes the cycle", requests)
 		}
 	})
 }

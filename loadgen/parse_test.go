@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -123,22 +123,22 @@ func TestAttackNameRoundTrip(t *testing.T) {
 
 func TestClassifyAndErrorKind(t *testing.T) {
 	cases := []struct {
-		binding wire.Binding
+		binding a2aclient.Binding
 		code    uint16
 		body    string
 		err     string
 		kind    string
 	}{
-		{wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"pw-1","result":{"tasks":[]}}`, "", ""},
-		{wire.JSONRPC, 200, `{"result":{"tasks":[`, "", ""}, // truncated after the decision point
-		{wire.JSONRPC, 200, `{"id":{"x":[1,2]},"error":{"code":-32602,"message":"pageToken\n expired"},"jsonrpc":"2.0"}`, "", "jsonrpc -32602"},
-		{wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":1}`, "", "jsonrpc malformed"},
-		{wire.JSONRPC, 200, `<html>`, "", "jsonrpc malformed"},
-		{wire.HTTPJSON, 200, `<html>`, "", ""}, // HTTP+JSON is judged by status
-		{wire.HTTPJSON, 400, `{"error":{}}`, "400 Bad Request", "http 400"},
-		{wire.JSONRPC, 503, ``, "503 Service Unavailable", "http 503"},
-		{wire.JSONRPC, 0, ``, `Post "http://x": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, "transport: timeout"},
-		{wire.JSONRPC, 0, ``, `dial tcp 127.0.0.1:1: connect: connection refused`, "transport: refused"},
+		{a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"pw-1","result":{"tasks":[]}}`, "", ""},
+		{a2aclient.JSONRPC, 200, `{"result":{"tasks":[`, "", ""}, // truncated after the decision point
+		{a2aclient.JSONRPC, 200, `{"id":{"x":[1,2]},"error":{"code":-32602,"message":"pageToken\n expired"},"jsonrpc":"2.0"}`, "", "jsonrpc -32602"},
+		{a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":1}`, "", "jsonrpc malformed"},
+		{a2aclient.JSONRPC, 200, `<html>`, "", "jsonrpc malformed"},
+		{a2aclient.HTTPJSON, 200, `<html>`, "", ""}, // HTTP+JSON is judged by status
+		{a2aclient.HTTPJSON, 400, `{"error":{}}`, "400 Bad Request", "http 400"},
+		{a2aclient.JSONRPC, 503, ``, "503 Service Unavailable", "http 503"},
+		{a2aclient.JSONRPC, 0, ``, `Post "http://x": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, "transport: timeout"},
+		{a2aclient.JSONRPC, 0, ``, `dial tcp 127.0.0.1:1: connect: connection refused`, "transport: refused"},
 	}
 	for i, c := range cases {
 		res := &vegeta.Result{Code: c.code, Body: []byte(c.body), Error: c.err}
@@ -148,7 +148,7 @@ func TestClassifyAndErrorKind(t *testing.T) {
 		}
 	}
 	res := &vegeta.Result{Code: 200, Body: []byte(`{"error":{"code":-32001,"message":"a\n  b"}}`)}
-	Classify(res, wire.JSONRPC)
+	Classify(res, a2aclient.JSONRPC)
 	if res.Error != "jsonrpc error -32001: a b" {
 		t.Errorf("error %q", res.Error)
 	}

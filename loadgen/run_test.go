@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -24,7 +24,7 @@ import (
 // and that no fragment ever went on the wire. It asserts no counts that
 // depend on timing.
 func TestRunTagsEveryResultWithItsDepth(t *testing.T) {
-	for _, b := range []wire.Binding{wire.JSONRPC, wire.HTTPJSON} {
+	for _, b := range []a2aclient.Binding{a2aclient.JSONRPC, a2aclient.HTTPJSON} {
 		t.Run(string(b), func(t *testing.T) {
 			f := newFake(t, 12)
 			spec, _ := ParseDepths("1,3,last")
@@ -114,7 +114,7 @@ func TestRunTagsEveryResultWithItsDepth(t *testing.T) {
 func TestRunErrorsAreClassifiedAndFailTheVerdict(t *testing.T) {
 	f := newFake(t, 6)
 	spec, _ := ParseDepths("1,last")
-	h := NewHarvester(f.client(wire.JSONRPC), WithDepths(spec))
+	h := NewHarvester(f.client(a2aclient.JSONRPC), WithDepths(spec))
 	if _, err := h.Walk(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestRunErrorsAreClassifiedAndFailTheVerdict(t *testing.T) {
 // be counted.
 func TestAttackDropsTheNoTargetsResult(t *testing.T) {
 	f := newFake(t, 2)
-	h := NewHarvester(f.client(wire.JSONRPC))
+	h := NewHarvester(f.client(a2aclient.JSONRPC))
 	hv, err := h.Walk(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestAttackDropsTheNoTargetsResult(t *testing.T) {
 
 func TestStartAtMustNotPassDuringTheHarvest(t *testing.T) {
 	f := newFake(t, 3)
-	h := NewHarvester(f.client(wire.JSONRPC))
+	h := NewHarvester(f.client(a2aclient.JSONRPC))
 	_, err := NewRunner(h, WithStartAt(time.Unix(1, 0), 0)).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "--start-at") {
 		t.Fatalf("err %v", err)
@@ -178,7 +178,7 @@ func TestStartAtMustNotPassDuringTheHarvest(t *testing.T) {
 }
 
 func TestRunnerValidate(t *testing.T) {
-	h := NewHarvester(&wire.Client{}, WithTokenTTL(time.Minute, 10*time.Second))
+	h := NewHarvester(&a2aclient.Client{}, WithTokenTTL(time.Minute, 10*time.Second))
 	for name, opts := range map[string][]Option{
 		"zero duration": {WithDuration(0)},
 		"bad generator": {WithGenerator("a b")},
@@ -198,10 +198,10 @@ func TestRunnerValidate(t *testing.T) {
 
 func TestSeedBatches(t *testing.T) {
 	type req struct {
-		Generate wire.Generate `json:"generate"`
+		Generate a2aclient.Generate `json:"generate"`
 	}
 	var mu sync.Mutex
-	var got []wire.Generate
+	var got []a2aclient.Generate
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer ctl" {
 			w.WriteHeader(http.StatusUnauthorized)
@@ -225,7 +225,7 @@ func TestSeedBatches(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	ctl := &wire.Control{HTTP: srv.Client(), URL: srv.URL + "/control", Token: "ctl"}
+	ctl := &a2aclient.Control{HTTP: srv.Client(), URL: srv.URL + "/control", Token: "ctl"}
 	n, err := Seed(context.Background(), ctl, SeedSpec{Count: 250_000, Owner: "alice", ContextID: "ctx-1", IDPrefix: "p-"}, nil)
 	if err != nil || n != 250_000 {
 		t.Fatalf("seeded %d: %v", n, err)
@@ -247,7 +247,7 @@ func TestSeedBatches(t *testing.T) {
 	if len(prefixes) != 3 {
 		t.Errorf("id prefixes collide: %v", prefixes)
 	}
-	if _, err := Seed(context.Background(), &wire.Control{HTTP: srv.Client(), URL: srv.URL + "/control", Token: "bad"}, SeedSpec{Count: 1, Owner: "alice"}, nil); err == nil {
+	if _, err := Seed(context.Background(), &a2aclient.Control{HTTP: srv.Client(), URL: srv.URL + "/control", Token: "bad"}, SeedSpec{Count: 1, Owner: "alice"}, nil); err == nil {
 		t.Error("seeding with a bad control token succeeded")
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // SeedBatch is how many tasks Seed asks for in one control request.
@@ -30,7 +30,7 @@ type SeedSpec struct {
 // batch to batch one millisecond apart, newest first, starting at the
 // server clock's now (or the local clock if the server has none). It
 // returns how many tasks were inserted.
-func Seed(ctx context.Context, ctl *wire.Control, spec SeedSpec, p Progress) (int, error) {
+func Seed(ctx context.Context, ctl *a2aclient.Control, spec SeedSpec, p Progress) (int, error) {
 	if spec.Count < 1 {
 		return 0, fmt.Errorf("seed: count must be at least 1, got %d", spec.Count)
 	}
@@ -52,7 +52,7 @@ func Seed(ctx context.Context, ctl *wire.Control, spec SeedSpec, p Progress) (in
 	for batch := 0; done < spec.Count; batch++ {
 		n := min(SeedBatch, spec.Count-done)
 		start, st := base+int64(done)*step, step
-		g := wire.Generate{Count: n, Owner: spec.Owner, Tenant: spec.Tenant,
+		g := a2aclient.Generate{Count: n, Owner: spec.Owner, Tenant: spec.Tenant,
 			IDPrefix: fmt.Sprintf("%sb%04d-", prefix, batch), StartMicros: &start, StepMicros: &st}
 		if spec.ContextID != "" {
 			g.ContextIDs = []string{spec.ContextID}

@@ -2,11 +2,13 @@ package reference
 
 import (
 	"net/http"
+
+	"github.com/pagewalk/pagewalk/docs/controlapi"
 )
 
 // ControlExtensionURI identifies the pagewalk control API in an Agent Card's
 // capabilities.extensions. Its params carry the control API's base URL.
-const ControlExtensionURI = "https://github.com/pagewalk/pagewalk/blob/main/docs/control-api.md"
+const ControlExtensionURI = controlapi.ExtensionURI
 
 // baseURL is the public base URL: --public-url, or the scheme and Host of
 // the request, so the card is right behind a container's port mapping.

@@ -10,17 +10,19 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/pagewalk/pagewalk/docs/controlapi"
 )
 
 // The control API is test-only and off unless a control token is set. It is
 // documented in docs/control-api.md so vendors can offer the same endpoints
 // in their own test builds.
 
-// Limits on one seed request.
+// Limits on one seed request (the contract's).
 const (
-	MaxSeedTasks     = 1_000_000
-	MaxSeedHistory   = 1000
-	MaxSeedArtifacts = 100
+	MaxSeedTasks     = controlapi.MaxSeedTasks
+	MaxSeedHistory   = controlapi.MaxSeedHistory
+	MaxSeedArtifacts = controlapi.MaxSeedArtifacts
 )
 
 func (s *Server) controlHandler() http.Handler {
@@ -74,47 +76,13 @@ func decodeStrict(r *http.Request, v any) *Error {
 }
 
 func (s *Server) controlInfo(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, "application/json", map[string]any{
-		"tokenTtlSeconds": int64(s.cfg.tokenTTL / time.Second),
-		"principals":      s.cfg.principalNames,
-		"defaultPageSize": DefaultPageSize,
-		"maxPageSize":     MaxPageSize,
+	writeJSON(w, http.StatusOK, "application/json", controlapi.Info{
+		TokenTTLSeconds: int64(s.cfg.tokenTTL / time.Second),
+		Principals:      s.cfg.principalNames,
+		DefaultPageSize: DefaultPageSize,
+		MaxPageSize:     MaxPageSize,
+		UnscopedReset:   true,
 	})
-}
-
-// SeedRequest is the body of POST /control/seed.
-type SeedRequest struct {
-	Tasks    []SeedSpec    `json:"tasks"`
-	Generate *GenerateSpec `json:"generate"`
-}
-
-// SeedSpec is one explicitly described task.
-type SeedSpec struct {
-	ID              string `json:"id"`
-	Owner           string `json:"owner"`
-	Tenant          string `json:"tenant"`
-	ContextID       string `json:"contextId"`
-	State           string `json:"state"`
-	TimestampMicros *int64 `json:"timestampMicros"`
-	Timestamp       string `json:"timestamp"`
-	HistoryMessages int    `json:"historyMessages"`
-	Artifacts       int    `json:"artifacts"`
-}
-
-// GenerateSpec describes count generated tasks: task i has id
-// idPrefix+i (zero-padded), contextIds[i%len], states[i%len] and timestamp
-// startMicros + i*stepMicros.
-type GenerateSpec struct {
-	Count           int      `json:"count"`
-	Owner           string   `json:"owner"`
-	Tenant          string   `json:"tenant"`
-	IDPrefix        string   `json:"idPrefix"`
-	ContextIDs      []string `json:"contextIds"`
-	States          []string `json:"states"`
-	StartMicros     *int64   `json:"startMicros"`
-	StepMicros      *int64   `json:"stepMicros"`
-	HistoryMessages int      `json:"historyMessages"`
-	Artifacts       int      `json:"artifacts"`
 }
 
 func (s *Server) knownPrincipal(name string) bool {
@@ -128,7 +96,7 @@ func (s *Server) knownPrincipal(name string) bool {
 
 func (s *Server) controlSeed(w http.ResponseWriter, r *http.Request) {
 	rc := info(r)
-	var req SeedRequest
+	var req controlapi.SeedRequest
 	if e := decodeStrict(r, &req); e != nil {
 		s.writeRESTError(w, rc, e, 0)
 		return
@@ -145,13 +113,11 @@ func (s *Server) controlSeed(w http.ResponseWriter, r *http.Request) {
 	}
 	took := time.Since(start)
 	rc.rows = len(tasks)
-	writeJSON(w, http.StatusOK, "application/json", map[string]any{
-		"inserted": len(tasks), "tookMicros": took.Microseconds(),
-	})
+	writeJSON(w, http.StatusOK, "application/json", controlapi.SeedReply{Inserted: len(tasks), TookMicros: took.Microseconds()})
 }
 
 // seedTasks validates a seed request completely before anything is written.
-func (s *Server) seedTasks(req SeedRequest) ([]SeedTask, *Error) {
+func (s *Server) seedTasks(req controlapi.SeedRequest) ([]SeedTask, *Error) {
 	now := s.now()
 	n := len(req.Tasks)
 	if req.Generate != nil {
@@ -265,13 +231,6 @@ func checkCounts(f func(string) string, history, artifacts int) *Error {
 	return nil
 }
 
-// MoveRequest is the body of POST /control/tasks/{id}:move.
-type MoveRequest struct {
-	State           string `json:"state"`
-	TimestampMicros *int64 `json:"timestampMicros"`
-	Timestamp       string `json:"timestamp"`
-}
-
 func (s *Server) controlMove(w http.ResponseWriter, r *http.Request) {
 	rc := info(r)
 	id, ok := strings.CutSuffix(r.PathValue("op"), ":move")
@@ -279,7 +238,7 @@ func (s *Server) controlMove(w http.ResponseWriter, r *http.Request) {
 		s.writeRESTError(w, rc, &Error{Kind: KindMethodNotFound, Message: "want POST /control/tasks/{id}:move"}, http.StatusNotFound)
 		return
 	}
-	var req MoveRequest
+	var req controlapi.MoveRequest
 	if e := decodeStrict(r, &req); e != nil {
 		s.writeRESTError(w, rc, e, 0)
 		return
@@ -316,26 +275,13 @@ func (s *Server) controlMove(w http.ResponseWriter, r *http.Request) {
 		s.writeRESTError(w, rc, asError(err), 0)
 		return
 	}
-	writeJSON(w, http.StatusOK, "application/json", map[string]any{
-		"id": id, "state": state.String(), "timestamp": FormatTimestamp(ts), "timestampMicros": ts,
-	})
-}
-
-// ClockRequest is the body of POST /control/clock. Set (nowMicros or now)
-// freezes the clock at that instant; advance moves it; run unfreezes it.
-type ClockRequest struct {
-	NowMicros     *int64 `json:"nowMicros"`
-	Now           string `json:"now"`
-	AdvanceMicros *int64 `json:"advanceMicros"`
-	Advance       string `json:"advance"`
-	Run           bool   `json:"run"`
-	Reset         bool   `json:"reset"`
+	writeJSON(w, http.StatusOK, "application/json", controlapi.MoveReply{ID: id, State: state.String(), Timestamp: FormatTimestamp(ts), TimestampMicros: ts})
 }
 
 func (s *Server) controlClock(w http.ResponseWriter, r *http.Request) {
 	rc := info(r)
 	if r.Method == http.MethodPost {
-		var req ClockRequest
+		var req controlapi.ClockRequest
 		if e := decodeStrict(r, &req); e != nil {
 			s.writeRESTError(w, rc, e, 0)
 			return
@@ -350,12 +296,10 @@ func (s *Server) controlClock(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	now := s.now()
-	writeJSON(w, http.StatusOK, "application/json", map[string]any{
-		"nowMicros": now, "now": FormatTimestamp(now), "frozen": s.clock.Frozen(),
-	})
+	writeJSON(w, http.StatusOK, "application/json", controlapi.Clock{NowMicros: now, Now: FormatTimestamp(now), Frozen: s.clock.Frozen()})
 }
 
-func (s *Server) applyClock(req ClockRequest) *Error {
+func (s *Server) applyClock(req controlapi.ClockRequest) *Error {
 	if req.NowMicros != nil && req.Now != "" {
 		return invalidParam("now", "give nowMicros or now, not both")
 	}
@@ -398,11 +342,31 @@ func (s *Server) applyClock(req ClockRequest) *Error {
 }
 
 func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
-	if err := s.store.Reset(r.Context()); err != nil {
-		s.writeRESTError(w, info(r), asError(err), 0)
+	rc := info(r)
+	var req controlapi.ResetRequest
+	if e := decodeStrict(r, &req); e != nil {
+		s.writeRESTError(w, rc, e, 0)
 		return
 	}
-	writeJSON(w, http.StatusOK, "application/json", map[string]any{"reset": true})
+	var n int
+	var err error
+	switch {
+	case req.All && (req.IDPrefix != "" || len(req.ContextIDs) > 0):
+		s.writeRESTError(w, rc, invalidParam("all", "give all, or idPrefix and/or contextIds, not both"), 0)
+		return
+	case req.All:
+		n, err = s.store.Reset(r.Context())
+	case req.IDPrefix == "" && len(req.ContextIDs) == 0:
+		s.writeRESTError(w, rc, invalidParam("idPrefix", "say what to delete: idPrefix, contextIds, or all"), 0)
+		return
+	default:
+		n, err = s.store.DeleteScoped(r.Context(), req.IDPrefix, req.ContextIDs)
+	}
+	if err != nil {
+		s.writeRESTError(w, rc, asError(err), 0)
+		return
+	}
+	writeJSON(w, http.StatusOK, "application/json", controlapi.ResetReply{Deleted: n})
 }
 
 func (s *Server) controlRotate(w http.ResponseWriter, r *http.Request) {
@@ -410,5 +374,5 @@ func (s *Server) controlRotate(w http.ResponseWriter, r *http.Request) {
 		s.writeRESTError(w, info(r), asError(err), 0)
 		return
 	}
-	writeJSON(w, http.StatusOK, "application/json", map[string]any{"currentKeyId": s.keys.CurrentID()})
+	writeJSON(w, http.StatusOK, "application/json", controlapi.RotateReply{CurrentKeyID: s.keys.CurrentID()})
 }

@@ -71,8 +71,23 @@ func TestControlMoveAndClock(t *testing.T) {
 	if c.JSON["frozen"] != false {
 		t.Errorf("run: %s", c)
 	}
-	// Reset empties the store.
-	ts.control("POST", "/reset", nil)
+	// A reset must say what it deletes.
+	if r := ts.do("POST", "/control/reset", "ctl", "{}"); r.Code != 400 || r.fieldViolation() != "idPrefix" {
+		t.Errorf("reset without a scope: %s", r)
+	}
+	// A scoped reset deletes only what it names.
+	before, _ := ts.walk("alice-token", nil)
+	ts.control("POST", "/seed", map[string]any{"tasks": []map[string]any{
+		{"id": "mine-1", "owner": "alice", "state": "TASK_STATE_COMPLETED"},
+		{"id": "other-1", "owner": "alice", "contextId": "ctx-scoped", "state": "TASK_STATE_COMPLETED"}}})
+	if c := ts.control("POST", "/reset", map[string]any{"idPrefix": "mine-", "contextIds": []string{"ctx-scoped"}}); c.JSON["deleted"] != json.Number("2") {
+		t.Errorf("scoped reset: %s", c)
+	}
+	if got, _ := ts.walk("alice-token", nil); len(got) != len(before) {
+		t.Errorf("a scoped reset touched other tasks: %d before, %d after", len(before), len(got))
+	}
+	// Reset all empties the store.
+	ts.control("POST", "/reset", map[string]any{"all": true})
 	if got, _ := ts.walk("alice-token", nil); len(got) != 0 {
 		t.Errorf("after reset: %v", got)
 	}

@@ -399,10 +399,17 @@ func (s *Store) Artifacts(ctx context.Context, taskID string) ([]Artifact, error
 	return out, rows.Err()
 }
 
-// Reset deletes every task, message and artifact.
-func (s *Store) Reset(ctx context.Context) error {
+// Reset deletes every task, message and artifact, and returns how many
+// tasks there were.
+func (s *Store) Reset(ctx context.Context) (int, error) {
+	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		for _, t := range []string{"tasks", "messages", "artifacts"} {
+		res, err := tx.ExecContext(ctx, "DELETE FROM tasks")
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		for _, t := range []string{"messages", "artifacts"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
 				return err
 			}
@@ -410,7 +417,46 @@ func (s *Store) Reset(ctx context.Context) error {
 		return nil
 	})
 	s.counts.Clear()
-	return err
+	return int(n), err
+}
+
+// DeleteScoped deletes the tasks whose id starts with idPrefix (if not
+// empty) or whose context is one of contextIDs, with their messages and
+// artifacts, and returns how many tasks it deleted.
+func (s *Store) DeleteScoped(ctx context.Context, idPrefix string, contextIDs []string) (int, error) {
+	var conds []string
+	var args []any
+	if idPrefix != "" {
+		// substr, not LIKE: ids may hold % and _.
+		conds = append(conds, "substr(id, 1, ?) = ?")
+		args = append(args, len(idPrefix), idPrefix)
+	}
+	if len(contextIDs) > 0 {
+		conds = append(conds, "context_id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(contextIDs)), ",")+")")
+		for _, c := range contextIDs {
+			args = append(args, c)
+		}
+	}
+	if len(conds) == 0 {
+		return 0, nil
+	}
+	where := strings.Join(conds, " OR ")
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, t := range []string{"messages", "artifacts"} {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE task_id IN (SELECT id FROM tasks WHERE "+where+")", args...); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, "DELETE FROM tasks WHERE "+where, args...)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		return nil
+	})
+	s.counts.Clear()
+	return int(n), err
 }
 
 // GetMeta reads a value from the meta table; ok is false when absent.

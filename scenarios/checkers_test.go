@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Hand-built transcripts: every checker is shown to fail on a history or
@@ -14,23 +14,24 @@ import (
 
 var base = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func tk(id string, sec int) wire.Task {
+func tk(id string, sec int) a2aclient.Task {
 	ts := base.Add(-time.Duration(sec) * time.Second)
-	s := ts.Format("2006-01-02T15:04:05.000000Z")
-	return wire.Task{ID: id, State: "TASK_STATE_COMPLETED", Timestamp: s, TS: ts,
-		Raw: wire.Fields{"id": []byte(`"` + id + `"`)}}
+	s := a2aclient.FormatTimestamp(ts)
+	return a2aclient.Task{ID: id, State: "TASK_STATE_COMPLETED", Timestamp: s, TS: ts,
+		Raw: a2aclient.Fields{"id": []byte(`"` + id + `"`)}}
 }
 
-func pg(n int, next string, tasks ...wire.Task) PageRecord {
-	return PageRecord{N: n, Tasks: tasks, Next: next, NextState: "string", PageSize: ptr(len(tasks)), TotalSize: ptr(99),
-		X: &wire.Exchange{Op: "ListTasks", HTTPMethod: "POST", URL: "http://sut/jsonrpc", Status: 200, RespBody: fmt.Sprintf("page %d", n)}}
+func pg(n int, next string, tasks ...a2aclient.Task) a2aclient.Step {
+	x := &a2aclient.Exchange{Op: "ListTasks", HTTPMethod: "POST", URL: "http://sut/jsonrpc", Status: 200, RespBody: fmt.Sprintf("page %d", n)}
+	return a2aclient.Step{N: n, Page: &a2aclient.Page{Response: &a2aclient.Response{X: x}, Tasks: tasks, NextPageToken: next, NextPresent: true,
+		PageSize: ptr(len(tasks)), TotalSize: ptr(99)}}
 }
 
 func ptr(n int) *int { return &n }
 
-func hist(pages ...PageRecord) History { return History{Pages: pages} }
+func hist(pages ...a2aclient.Step) History { return History{Pages: pages} }
 
-func truthOf(ts ...wire.Task) Truth {
+func truthOf(ts ...a2aclient.Task) Truth {
 	t := Truth{}
 	for _, x := range ts {
 		t[x.ID] = x.TS
@@ -39,12 +40,12 @@ func truthOf(ts ...wire.Task) Truth {
 }
 
 // reply builds a decoded response from a raw wire body.
-func reply(b wire.Binding, status int, body string) *wire.Response {
-	return wire.Decode(b, &wire.Exchange{Binding: b, HTTPMethod: "POST", URL: "http://sut/", Status: status, RespBody: body})
+func reply(b a2aclient.Binding, status int, body string) *a2aclient.Response {
+	return a2aclient.Decode(b, &a2aclient.Exchange{Binding: b, HTTPMethod: "POST", URL: "http://sut/", Status: status, RespBody: body})
 }
 
-func pageReply(b wire.Binding, status int, body string) *wire.Page {
-	return wire.ParsePage(reply(b, status, body))
+func pageReply(b a2aclient.Binding, status int, body string) *a2aclient.Page {
+	return a2aclient.ParsePage(reply(b, status, body))
 }
 
 // has reports whether fs holds a finding of class c naming req.
@@ -109,7 +110,7 @@ var checkerTests = map[string]func(*testing.T){
 	"CheckLastPage": func(t *testing.T) {
 		wantClean(t, "last page", CheckLastPage(hist(pg(1, "t", a), pg(2, "", b))))
 		h := hist(pg(1, "t", a), pg(2, "", b))
-		h.Pages[1].NextState = "null"
+		h.Pages[1].NextNull = true
 		f := Fail(R("LT-RESP-2", "LT-RESP-3"), "null")
 		h.End, h.EndFinding = "null", &f
 		wantFinding(t, "null token", CheckLastPage(h), ClassFail, "LT-RESP-3")
@@ -168,62 +169,62 @@ var checkerTests = map[string]func(*testing.T){
 	},
 	"CheckReplayPrincipal": func(t *testing.T) {
 		foreign := map[string]bool{"a1": true}
-		wantClean(t, "rejected", CheckReplayPrincipal(Replay{Reply: pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: issued for a different principal"}}`), Foreign: foreign}))
-		leak := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"a1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":3,"totalSize":9}}`)
+		wantClean(t, "rejected", CheckReplayPrincipal(Replay{Reply: pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: issued for a different principal"}}`), Foreign: foreign}))
+		leak := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"a1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":3,"totalSize":9}}`)
 		wantFinding(t, "leak", CheckReplayPrincipal(Replay{Reply: leak, Foreign: foreign}), ClassFail, "LT-AUTHZ-4")
-		own := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"b1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":3,"totalSize":1}`)
+		own := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"b1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":3,"totalSize":1}`)
 		wantFinding(t, "accepted", CheckReplayPrincipal(Replay{Reply: own, Foreign: foreign}), ClassHardened, "LT-SEED-3")
 	},
 	"CheckReplayFilters": func(t *testing.T) {
-		rej := pageReply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageToken: issued for a different filter set"}}`)
-		ok := pageReply(wire.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}`)
+		rej := pageReply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageToken: issued for a different filter set"}}`)
+		ok := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}`)
 		wantClean(t, "rejected", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}}))
 		wantFinding(t, "accepted", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}, {What: "contextId changed", Reply: ok}}), ClassHardened, "LT-SEED-4")
 	},
 	"CheckTamper": func(t *testing.T) {
-		rej := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: signature invalid"}}`)
-		ok := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"b9","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":3,"totalSize":1}}`)
+		rej := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: signature invalid"}}`)
+		ok := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"b9","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":3,"totalSize":1}}`)
 		wantClean(t, "rejected", CheckTamper([]Tamper{{How: "x", Reply: rej}}, nil))
 		wantFinding(t, "accepted", CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: ok}}, nil), ClassHardened, "LT-SEED-3")
 		wantFinding(t, "leaks", CheckTamper([]Tamper{{How: "y", Reply: ok}}, map[string]bool{"b9": true}), ClassFail, "LT-AUTHZ-1")
-		boom := pageReply(wire.HTTPJSON, 500, `{"error":{"code":500,"status":"INTERNAL","message":"panic"}}`)
+		boom := pageReply(a2aclient.HTTPJSON, 500, `{"error":{"code":500,"status":"INTERNAL","message":"panic"}}`)
 		wantFinding(t, "server error", CheckTamper([]Tamper{{How: "z", Reply: boom}}, nil), ClassNonStrict, "LT-ERR-2")
 		if vs := TamperVariants("AQHql83iw9ywBo6pr6a_3LAGAweG", 8); len(vs) < 10 {
 			t.Errorf("TamperVariants: %d variants", len(vs))
 		}
 	},
 	"CheckExpired": func(t *testing.T) {
-		ok := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"n","pageSize":2,"totalSize":6}}`)
-		exp := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: expired"}}`)
-		empty := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":6}}`)
+		ok := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"n","pageSize":2,"totalSize":6}}`)
+		exp := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: expired"}}`)
+		empty := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":6}}`)
 		wantClean(t, "expired", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: exp}))
 		wantFinding(t, "never expires", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: ok}), ClassHardened, "LT-SEED-3")
 		wantFinding(t, "empty page", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: empty}), ClassHardened, "LT-SEED-4")
 	},
 	"CheckContinuation": func(t *testing.T) {
-		ok := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":2,"totalSize":1}`)
-		bad := pageReply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageToken: signature invalid"}}`)
+		ok := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":2,"totalSize":1}`)
+		bad := pageReply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageToken: signature invalid"}}`)
 		wantClean(t, "continues", CheckContinuation("a restart", ok))
 		wantFinding(t, "stranded", CheckContinuation("a restart", bad), ClassHardened, "LT-SEED-3")
 	},
 	"CheckRejected": func(t *testing.T) {
-		good := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: malformed","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageToken"}]}]}}`)
+		good := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: malformed","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageToken"}]}]}}`)
 		wantClean(t, "rejected", CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: good}))
-		accepted := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}}`)
+		accepted := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}}`)
 		wantFinding(t, "accepted", CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: accepted}), ClassFail, "LT-ERR-1")
-		wrong := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"bad"}}`)
+		wrong := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"bad"}}`)
 		fs := CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: wrong})
 		wantFinding(t, "wrong code", fs, ClassNonStrict, "LT-ERR-2")
 		wantFinding(t, "unnamed field", fs, ClassNonStrict, "LT-ERR-5")
 	},
 	"CheckPageSizeBounds": func(t *testing.T) {
-		rej := pageReply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize: must be between 1 and 100"}}`)
+		rej := pageReply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize: must be between 1 and 100"}}`)
 		var many []string
 		for i := 0; i < 101; i++ {
 			many = append(many, fmt.Sprintf(`{"id":"t%d","status":{"state":"TASK_STATE_WORKING"}}`, i))
 		}
-		big := pageReply(wire.HTTPJSON, 200, `{"tasks":[`+strings.Join(many, ",")+`],"nextPageToken":"","pageSize":101,"totalSize":101}`)
-		small := pageReply(wire.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":50,"totalSize":0}`)
+		big := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[`+strings.Join(many, ",")+`],"nextPageToken":"","pageSize":101,"totalSize":101}`)
+		small := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":50,"totalSize":0}`)
 		wantClean(t, "rejected", CheckPageSizeBounds([]PageSizeProbe{{Value: 0, Reply: rej}, {Value: 101, Reply: rej}}))
 		wantFinding(t, "101 served", CheckPageSizeBounds([]PageSizeProbe{{Value: 101, Reply: big}}), ClassFail, "LT-ERR-1")
 		wantFinding(t, "0 accepted", CheckPageSizeBounds([]PageSizeProbe{{Value: 0, Reply: small}}), ClassNonStrict, "LT-REQ-4")
@@ -234,14 +235,14 @@ var checkerTests = map[string]func(*testing.T){
 		for i := 0; i < 60; i++ {
 			list = append(list, fmt.Sprintf(`{"id":"t%d","status":{"state":"TASK_STATE_WORKING"}}`, i))
 		}
-		fifty := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:50], ",")+`],"nextPageToken":"n","pageSize":50,"totalSize":60}}`)
-		sixty := pageReply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list, ",")+`],"nextPageToken":"","pageSize":100,"totalSize":60}}`)
+		fifty := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:50], ",")+`],"nextPageToken":"n","pageSize":50,"totalSize":60}}`)
+		sixty := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list, ",")+`],"nextPageToken":"","pageSize":100,"totalSize":60}}`)
 		wantClean(t, "50", CheckPageSizeDefault(fifty))
 		wantFinding(t, "60", CheckPageSizeDefault(sixty), ClassNonStrict, "LT-REQ-4")
 	},
 	"CheckHistory": func(t *testing.T) {
 		full := []string{"m1", "m2", "m3", "m4"}
-		withHist := func(ids ...string) (*wire.Response, *wire.Task) {
+		withHist := func(ids ...string) (*a2aclient.Response, *a2aclient.Task) {
 			var ms []string
 			for _, id := range ids {
 				ms = append(ms, fmt.Sprintf(`{"messageId":%q,"role":"ROLE_USER","parts":[{"text":"x"}]}`, id))
@@ -251,14 +252,14 @@ var checkerTests = map[string]func(*testing.T){
 				body += `,"history":[` + strings.Join(ms, ",") + `]`
 			}
 			body += `}`
-			r := reply(wire.HTTPJSON, 200, body)
-			tk, _ := wire.ParseTask([]byte(body))
+			r := reply(a2aclient.HTTPJSON, 200, body)
+			tk, _ := a2aclient.ParseTask([]byte(body))
 			return r, &tk
 		}
 		r0, t0 := withHist()
 		r2, t2 := withHist("m3", "m4")
 		rAll, tAll := withHist(full...)
-		rej := reply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"historyLength: must be non-negative","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"historyLength"}]}]}}`)
+		rej := reply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"historyLength: must be non-negative","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"historyLength"}]}]}}`)
 		good := []HistoryProbe{{Length: ptr(0), Reply: r0, Task: t0, Full: full}, {Length: ptr(2), Reply: r2, Task: t2, Full: full}, {Length: ptr(-1), Reply: rej, Full: full}}
 		wantClean(t, "history", CheckHistory("GetTask", good, Fail))
 		wantFinding(t, "more than N (GetTask)", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(2), Reply: rAll, Task: tAll, Full: full}}, Fail), ClassFail, "LT-HIST-5")
@@ -269,9 +270,9 @@ var checkerTests = map[string]func(*testing.T){
 		wantFinding(t, "not the tail", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(1), Reply: r1, Task: t1, Full: full}}, Fail), ClassNonStrict, "LT-HIST-4")
 	},
 	"CheckArtifacts": func(t *testing.T) {
-		off := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
-		on := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a","parts":[]}]}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
-		emptyArr := pageReply(wire.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[]}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
+		off := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
+		on := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a","parts":[]}]}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
+		emptyArr := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[]}],"nextPageToken":"","pageSize":50,"totalSize":1}`)
 		counts := map[string]int{"x": 1}
 		wantClean(t, "artifacts", CheckArtifacts([]ArtifactObs{{Page: off, Counts: counts}, {Include: boolp(true), Page: on, Counts: counts}}))
 		wantFinding(t, "by default", CheckArtifacts([]ArtifactObs{{Page: on, Counts: counts}}), ClassFail, "LT-ART-1")
@@ -300,8 +301,8 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "same", CheckBindings([]BindingPair{same}))
 		diff := BindingPair{What: "status", RPC: hist(pg(1, "", a)), HTTP: hist(pg(1, "", a, b))}
 		wantFinding(t, "differ", CheckBindings([]BindingPair{diff}), ClassFail, "LT-OP-8")
-		e1 := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize"}}`)
-		ok := reply(wire.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":500,"totalSize":0}`)
+		e1 := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize"}}`)
+		ok := reply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":500,"totalSize":0}`)
 		wantFinding(t, "error on one binding", CheckBindings([]BindingPair{{What: "pageSize 500", RPCErr: e1, HTTPErr: ok, ErrorProbe: true}}), ClassFail, "LT-OP-8")
 	},
 	"CheckScopeList": func(t *testing.T) {
@@ -313,31 +314,31 @@ var checkerTests = map[string]func(*testing.T){
 		nf := `{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"task not found"}}`
 		okTask := `{"jsonrpc":"2.0","id":"1","result":{"id":"s","status":{"state":"TASK_STATE_WORKING"}}}`
 		forbidden := `{"jsonrpc":"2.0","id":"1","error":{"code":-32003,"message":"forbidden"}}`
-		after := &wire.TaskReply{Response: reply(wire.JSONRPC, 200, okTask), Task: wire.Task{ID: "s", State: "TASK_STATE_WORKING"}}
-		good := ScopeGet{Get: reply(wire.JSONRPC, 200, nf), GetMissing: reply(wire.JSONRPC, 200, nf), Cancel: reply(wire.JSONRPC, 200, nf),
-			CancelMissing: reply(wire.JSONRPC, 200, nf), After: after, StateFirst: "TASK_STATE_WORKING"}
+		after := &a2aclient.TaskReply{Response: reply(a2aclient.JSONRPC, 200, okTask), Task: a2aclient.Task{ID: "s", State: "TASK_STATE_WORKING"}}
+		good := ScopeGet{Get: reply(a2aclient.JSONRPC, 200, nf), GetMissing: reply(a2aclient.JSONRPC, 200, nf), Cancel: reply(a2aclient.JSONRPC, 200, nf),
+			CancelMissing: reply(a2aclient.JSONRPC, 200, nf), After: after, StateFirst: "TASK_STATE_WORKING"}
 		wantClean(t, "not found", CheckScopeGet(good))
 		leak := good
-		leak.Get = reply(wire.JSONRPC, 200, okTask)
+		leak.Get = reply(a2aclient.JSONRPC, 200, okTask)
 		wantFinding(t, "GetTask reveals", CheckScopeGet(leak), ClassFail, "LT-AUTHZ-6")
 		tell := good
-		tell.Get = reply(wire.JSONRPC, 200, forbidden)
+		tell.Get = reply(a2aclient.JSONRPC, 200, forbidden)
 		wantFinding(t, "distinguishable", CheckScopeGet(tell), ClassFail, "LT-AUTHZ-6")
 		canceled := good
-		canceled.After = &wire.TaskReply{Response: reply(wire.JSONRPC, 200, okTask), Task: wire.Task{ID: "s", State: "TASK_STATE_CANCELED"}}
+		canceled.After = &a2aclient.TaskReply{Response: reply(a2aclient.JSONRPC, 200, okTask), Task: a2aclient.Task{ID: "s", State: "TASK_STATE_CANCELED"}}
 		wantFinding(t, "cancelled by a stranger", CheckScopeGet(canceled), ClassFail, "LT-AUTHZ-1")
 	},
 	"CheckEnvelope": func(t *testing.T) {
-		inv := reply(wire.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageSize"}]}]}}`)
-		nf := reply(wire.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`)
+		inv := reply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageSize"}]}]}}`)
+		nf := reply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`)
 		wantClean(t, "envelopes", CheckEnvelope(inv, nf))
-		plain := reply(wire.HTTPJSON, 400, `bad pageSize`)
+		plain := reply(a2aclient.HTTPJSON, 400, `bad pageSize`)
 		wantFinding(t, "not google.rpc.Status", CheckEnvelope(plain, nf), ClassNonStrict, "LT-ERR-6")
-		untyped := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize","data":[{"field":"pageSize"}]}}`)
+		untyped := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize","data":[{"field":"pageSize"}]}}`)
 		wantFinding(t, "untyped detail", CheckEnvelope(untyped, nil), ClassFail, "LT-ERR-3")
-		noInfo := reply(wire.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no"}}`)
+		noInfo := reply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no"}}`)
 		wantFinding(t, "no ErrorInfo", CheckEnvelope(inv, noInfo), ClassFail, "LT-ERR-8")
-		wrongCode := reply(wire.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageSize"}}`)
+		wrongCode := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageSize"}}`)
 		wantFinding(t, "wrong code", CheckEnvelope(wrongCode, nil), ClassNonStrict, "LT-ERR-2")
 	},
 }

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Result is the outcome of one scenario on one binding.
@@ -40,12 +40,12 @@ func (r *Result) Name() string { return r.ID + " [" + r.Binding + "]" }
 type Env struct {
 	ctx      context.Context
 	target   *Target
-	binding  wire.Binding
+	binding  a2aclient.Binding
 	blackBox bool
 	res      *Result
 	by       func(string)
 	mu       sync.Mutex
-	clients  map[string]*wire.Client
+	clients  map[string]*a2aclient.Client
 	runID    string
 }
 
@@ -60,7 +60,7 @@ func (e *Env) Ctx() context.Context { return e.ctx }
 func (e *Env) Target() *Target { return e.target }
 
 // Binding returns the binding under test ("" for cross-binding scenarios).
-func (e *Env) Binding() wire.Binding { return e.binding }
+func (e *Env) Binding() a2aclient.Binding { return e.binding }
 
 // BlackBox reports whether this is the black-box variant.
 func (e *Env) BlackBox() bool { return e.blackBox }
@@ -100,7 +100,7 @@ func (e *Env) Abortf(format string, args ...any) {
 	panic(abortSignal{fmt.Errorf(format, args...)})
 }
 
-func (e *Env) record(x *wire.Exchange) {
+func (e *Env) record(x *a2aclient.Exchange) {
 	e.mu.Lock()
 	e.res.Requests++
 	e.mu.Unlock()
@@ -108,7 +108,7 @@ func (e *Env) record(x *wire.Exchange) {
 
 // Client returns principal i's client on binding b ("" = the scenario's
 // binding).
-func (e *Env) Client(b wire.Binding, i int) *wire.Client {
+func (e *Env) Client(b a2aclient.Binding, i int) *a2aclient.Client {
 	if b == "" {
 		b = e.binding
 	}
@@ -130,13 +130,13 @@ func (e *Env) Client(b wire.Binding, i int) *wire.Client {
 }
 
 // A returns the main principal's client on the scenario's binding.
-func (e *Env) A() *wire.Client { return e.Client("", 0) }
+func (e *Env) A() *a2aclient.Client { return e.Client("", 0) }
 
 // B returns the second principal's client on the scenario's binding.
-func (e *Env) B() *wire.Client { return e.Client("", 1) }
+func (e *Env) B() *a2aclient.Client { return e.Client("", 1) }
 
 // Control returns the control API (nil in black-box variants).
-func (e *Env) Control() *wire.Control {
+func (e *Env) Control() *a2aclient.Control {
 	if e.blackBox {
 		return nil
 	}
@@ -170,7 +170,7 @@ func nextRunID(id string) string {
 
 // Run runs scenario s against t on binding b ("" for cross-binding
 // scenarios) and judges it.
-func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptions) *Result {
+func Run(ctx context.Context, t *Target, s *Scenario, b a2aclient.Binding, o RunOptions) *Result {
 	res := &Result{ID: s.ID, Title: s.Title, Area: s.Area, Level: s.Level, Reqs: s.Reqs, Quote: s.Quote,
 		Binding: string(b), Started: time.Now()}
 	for _, n := range s.Needs {
@@ -205,7 +205,7 @@ func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptio
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	e := &Env{ctx: ctx, target: t, binding: b, blackBox: res.Variant == "black-box", res: res, by: o.By,
-		clients: map[string]*wire.Client{}, runID: nextRunID(s.ID)}
+		clients: map[string]*a2aclient.Client{}, runID: nextRunID(s.ID)}
 	func() {
 		defer func() {
 			switch r := recover().(type) {
@@ -242,5 +242,5 @@ func Run(ctx context.Context, t *Target, s *Scenario, b wire.Binding, o RunOptio
 func (e *Env) resetClients() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.clients = map[string]*wire.Client{}
+	e.clients = map[string]*a2aclient.Client{}
 }

@@ -3,7 +3,7 @@ package scenarios
 import (
 	"encoding/json"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "errors": the error envelope of each binding.
@@ -14,11 +14,11 @@ var _ = Register(Scenario{
 	Reqs:  R("LT-ERR-3", "LT-ERR-5", "LT-ERR-6", "LT-ERR-8", "LT-ERR-2"),
 	Quote: `"Each object in the data array MUST include a @type key" (§9.5); "HTTP error responses use the google.rpc.Status JSON representation" (§11.6); REST A2A-specific errors "MUST include a google.rpc.ErrorInfo" (§11.6)`,
 	Run: func(e *Env) {
-		var bad *wire.Page
-		for _, probe := range []wire.ListRequest{
-			{PageSize: wire.Ptr(-1)},
-			{PageSize: wire.Ptr(101)},
-			{PageSize: wire.Ptr(2), PageToken: "not-a-page-token"},
+		var bad *a2aclient.Page
+		for _, probe := range []a2aclient.ListRequest{
+			{PageSize: a2aclient.Ptr(-1)},
+			{PageSize: a2aclient.Ptr(101)},
+			{PageSize: a2aclient.Ptr(2), PageToken: "not-a-page-token"},
 		} {
 			e.By("provoke an invalid-params error with %v", probe.Params())
 			p, err := e.A().ListTasks(e.ctx, probe)
@@ -41,11 +41,11 @@ var _ = Register(Scenario{
 
 // CheckEnvelope judges the envelopes of an invalid-params error and a
 // TaskNotFound error (LT-ERR-ENVELOPE).
-func CheckEnvelope(invalid, notFound *wire.Response) []Finding {
+func CheckEnvelope(invalid, notFound *a2aclient.Response) []Finding {
 	var fs []Finding
 	for _, c := range []struct {
 		what string
-		r    *wire.Response
+		r    *a2aclient.Response
 		a2a  bool
 	}{{"invalid params", invalid, false}, {"TaskNotFound", notFound, true}} {
 		r := c.r
@@ -64,13 +64,13 @@ func CheckEnvelope(invalid, notFound *wire.Response) []Finding {
 			fs = append(fs, Fail(R("LT-ERR-3"), "%s error on %s has a detail object without @type; each \"MUST include a @type key\"", c.what, binding).WithWitness(w))
 		}
 		if r.Err.Envelope != "" {
-			if binding == wire.HTTPJSON {
+			if binding == a2aclient.HTTPJSON {
 				fs = append(fs, NonStrict(R("LT-ERR-6", "LT-ERR-7"), "%s error body on HTTP+JSON: %s; \"HTTP error responses use the google.rpc.Status JSON representation\"", c.what, r.Err.Envelope).WithWitness(w))
 			} else {
 				fs = append(fs, Fail(R("LT-RPC-1", "LT-ERR-4"), "%s JSON-RPC error object: %s", c.what, r.Err.Envelope).WithWitness(w))
 			}
 		}
-		if binding == wire.JSONRPC {
+		if binding == a2aclient.JSONRPC {
 			var env map[string]json.RawMessage
 			json.Unmarshal([]byte(r.X.RespBody), &env)
 			if string(env["jsonrpc"]) != `"2.0"` {
@@ -81,29 +81,29 @@ func CheckEnvelope(invalid, notFound *wire.Response) []Finding {
 			}
 		}
 		switch {
-		case !c.a2a && binding == wire.JSONRPC && r.Err.Code != -32602:
+		case !c.a2a && binding == a2aclient.JSONRPC && r.Err.Code != -32602:
 			fs = append(fs, NonStrict(R("LT-ERR-2", "LT-ERR-4"), "invalid params answered with JSON-RPC code %d, not -32602", r.Err.Code).WithWitness(w))
-		case !c.a2a && binding == wire.HTTPJSON && r.Err.Code != 400:
+		case !c.a2a && binding == a2aclient.HTTPJSON && r.Err.Code != 400:
 			fs = append(fs, NonStrict(R("LT-ERR-2"), "invalid params answered with HTTP %d, not 400", r.Err.Code).WithWitness(w))
-		case c.a2a && binding == wire.JSONRPC && r.Err.Code != -32001:
+		case c.a2a && binding == a2aclient.JSONRPC && r.Err.Code != -32001:
 			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with JSON-RPC code %d, not -32001", r.Err.Code).WithWitness(w))
-		case c.a2a && binding == wire.HTTPJSON && r.Err.Code != 404:
+		case c.a2a && binding == a2aclient.HTTPJSON && r.Err.Code != 404:
 			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with HTTP %d, not 404", r.Err.Code).WithWitness(w))
 		}
 		if !c.a2a && len(r.Err.Fields) == 0 {
 			fs = append(fs, NonStrict(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s carries no google.rpc.BadRequest naming the field", binding).WithWitness(w))
 		}
-		if c.a2a && binding == wire.HTTPJSON && !hasReason(r.Err, "TASK_NOT_FOUND") {
+		if c.a2a && binding == a2aclient.HTTPJSON && !hasReason(r.Err, "TASK_NOT_FOUND") {
 			fs = append(fs, Fail(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))
 		}
-		if c.a2a && binding == wire.JSONRPC && !hasReason(r.Err, "TASK_NOT_FOUND") {
+		if c.a2a && binding == a2aclient.JSONRPC && !hasReason(r.Err, "TASK_NOT_FOUND") {
 			fs = append(fs, NonStrict(R("LT-ERR-8"), "the JSON-RPC TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (SHOULD since 1.0.1)").WithWitness(w))
 		}
 	}
 	return fs
 }
 
-func hasReason(e *wire.ProtoError, reason string) bool {
+func hasReason(e *a2aclient.ProtoError, reason string) bool {
 	for _, r := range e.Reasons {
 		if r == reason {
 			return true

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "filters": contextId, status and statusTimestampAfter, alone and
@@ -52,9 +52,9 @@ func expect(tasks []Task, ids map[string]string, pred func(Task) bool) []string 
 	return out
 }
 
-func (e *Env) filterWalk(c *wire.Client, what string, req wire.ListRequest, want []string) FilterCase {
+func (e *Env) filterWalk(c *a2aclient.Client, what string, req a2aclient.ListRequest, want []string) FilterCase {
 	e.By("walk with %s", what)
-	req.PageSize, req.HistoryLength = wire.Ptr(4), wire.Ptr(0)
+	req.PageSize, req.HistoryLength = a2aclient.Ptr(4), a2aclient.Ptr(0)
 	return FilterCase{What: what, Want: want, H: e.Walk(c, req, 50, nil)}
 }
 
@@ -120,7 +120,7 @@ var _ = Register(Scenario{
 		var cs []FilterCase
 		for i := 0; i < 3; i++ {
 			ctx := e.ID(fmt.Sprintf("ctx-%d", i))
-			cs = append(cs, e.filterWalk(e.A(), "contextId "+ctx, wire.ListRequest{ContextID: &ctx}, expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx })))
+			cs = append(cs, e.filterWalk(e.A(), "contextId "+ctx, a2aclient.ListRequest{ContextID: &ctx}, expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx })))
 		}
 		e.Report(CheckFilter(cs, R("LT-REQ-2", "LT-RESP-1"))...)
 	},
@@ -134,7 +134,7 @@ var _ = Register(Scenario{
 			want = append(want, id)
 		}
 		slices.SortFunc(want, func(x, y string) int { return ta[y].Compare(ta[x]) })
-		fc := e.filterWalk(e.A(), "contextId "+a, wire.ListRequest{ContextID: &a}, want)
+		fc := e.filterWalk(e.A(), "contextId "+a, a2aclient.ListRequest{ContextID: &a}, want)
 		fc.Unordered = true
 		e.Report(CheckFilter([]FilterCase{fc}, R("LT-REQ-2", "LT-RESP-1"))...)
 	},
@@ -150,16 +150,16 @@ var _ = Register(Scenario{
 		tasks, ids := filterTasks(e)
 		var cs []FilterCase
 		for _, st := range []string{"TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_FAILED"} {
-			cs = append(cs, e.filterWalk(e.A(), "status "+st, wire.ListRequest{Status: &st}, expect(tasks, ids, func(t Task) bool { return t.State == st })))
+			cs = append(cs, e.filterWalk(e.A(), "status "+st, a2aclient.ListRequest{Status: &st}, expect(tasks, ids, func(t Task) bool { return t.State == st })))
 		}
-		cs = append(cs, e.filterWalk(e.A(), "status TASK_STATE_UNSPECIFIED", wire.ListRequest{Status: wire.Ptr("TASK_STATE_UNSPECIFIED")}, expect(tasks, ids, func(Task) bool { return true })))
+		cs = append(cs, e.filterWalk(e.A(), "status TASK_STATE_UNSPECIFIED", a2aclient.ListRequest{Status: a2aclient.Ptr("TASK_STATE_UNSPECIFIED")}, expect(tasks, ids, func(Task) bool { return true })))
 		e.Report(CheckFilter(cs, R("LT-REQ-3", "LT-RESP-1"))...)
 	},
 	BlackBox: func(e *Env) {
 		ctx := e.ID("ctx")
 		e.By("create 3 tasks with SendMessage in context %s", ctx)
 		created := e.Create(e.A(), 3, ctx)
-		all := e.Walk(e.A(), wire.ListRequest{ContextID: &ctx, PageSize: wire.Ptr(10), HistoryLength: wire.Ptr(0)}, 10, nil)
+		all := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(10), HistoryLength: a2aclient.Ptr(0)}, 10, nil)
 		if all.End != "" {
 			e.Report(EndFindings(all)...)
 			return
@@ -174,9 +174,9 @@ var _ = Register(Scenario{
 				}
 			}
 		}
-		cs := []FilterCase{e.filterWalk(e.A(), "contextId and status TASK_STATE_UNSPECIFIED (no status filter)", wire.ListRequest{ContextID: &ctx, Status: wire.Ptr("TASK_STATE_UNSPECIFIED")}, order)}
+		cs := []FilterCase{e.filterWalk(e.A(), "contextId and status TASK_STATE_UNSPECIFIED (no status filter)", a2aclient.ListRequest{ContextID: &ctx, Status: a2aclient.Ptr("TASK_STATE_UNSPECIFIED")}, order)}
 		for st, want := range states {
-			cs = append(cs, e.filterWalk(e.A(), "contextId and status "+st, wire.ListRequest{ContextID: &ctx, Status: &st}, want))
+			cs = append(cs, e.filterWalk(e.A(), "contextId and status "+st, a2aclient.ListRequest{ContextID: &ctx, Status: &st}, want))
 		}
 		for i := range cs {
 			cs[i].Unordered = true
@@ -195,14 +195,14 @@ var _ = Register(Scenario{
 		tasks, ids := filterTasks(e)
 		var cs []FilterCase
 		for _, k := range []int{0, 5, 17} {
-			at := tasks[k].TS.UTC().Format("2006-01-02T15:04:05.000000Z")
+			at := a2aclient.FormatTimestamp(tasks[k].TS)
 			cutoff := tasks[k].TS
-			cs = append(cs, e.filterWalk(e.A(), "statusTimestampAfter "+at+" (exactly task "+ids[tasks[k].Key]+")", wire.ListRequest{StatusTimestampAfter: &at},
+			cs = append(cs, e.filterWalk(e.A(), "statusTimestampAfter "+at+" (exactly task "+ids[tasks[k].Key]+")", a2aclient.ListRequest{StatusTimestampAfter: &at},
 				expect(tasks, ids, func(t Task) bool { return !t.TS.Before(cutoff) })))
 		}
 		mid := tasks[8].TS.Add(-500 * time.Millisecond)
-		at := mid.UTC().Format("2006-01-02T15:04:05.000Z")
-		cs = append(cs, e.filterWalk(e.A(), "statusTimestampAfter "+at+" (between two tasks)", wire.ListRequest{StatusTimestampAfter: &at},
+		at := a2aclient.FormatTimestamp(mid)
+		cs = append(cs, e.filterWalk(e.A(), "statusTimestampAfter "+at+" (between two tasks)", a2aclient.ListRequest{StatusTimestampAfter: &at},
 			expect(tasks, ids, func(t Task) bool { return !t.TS.Before(mid) })))
 		e.Report(CheckFilter(cs, R("LT-TSA-1", "LT-TSA-2"))...)
 	},
@@ -219,15 +219,15 @@ var _ = Register(Scenario{
 		ctx := e.ID("ctx-1")
 		st := "TASK_STATE_COMPLETED"
 		cut := tasks[12].TS
-		at := cut.UTC().Format("2006-01-02T15:04:05.000000Z")
+		at := a2aclient.FormatTimestamp(cut)
 		cs := []FilterCase{
-			e.filterWalk(e.A(), "contextId and status", wire.ListRequest{ContextID: &ctx, Status: &st},
+			e.filterWalk(e.A(), "contextId and status", a2aclient.ListRequest{ContextID: &ctx, Status: &st},
 				expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx && t.State == st })),
-			e.filterWalk(e.A(), "contextId and statusTimestampAfter", wire.ListRequest{ContextID: &ctx, StatusTimestampAfter: &at},
+			e.filterWalk(e.A(), "contextId and statusTimestampAfter", a2aclient.ListRequest{ContextID: &ctx, StatusTimestampAfter: &at},
 				expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx && !t.TS.Before(cut) })),
-			e.filterWalk(e.A(), "status and statusTimestampAfter", wire.ListRequest{Status: &st, StatusTimestampAfter: &at},
+			e.filterWalk(e.A(), "status and statusTimestampAfter", a2aclient.ListRequest{Status: &st, StatusTimestampAfter: &at},
 				expect(tasks, ids, func(t Task) bool { return t.State == st && !t.TS.Before(cut) })),
-			e.filterWalk(e.A(), "all three", wire.ListRequest{ContextID: &ctx, Status: &st, StatusTimestampAfter: &at},
+			e.filterWalk(e.A(), "all three", a2aclient.ListRequest{ContextID: &ctx, Status: &st, StatusTimestampAfter: &at},
 				expect(tasks, ids, func(t Task) bool { return t.ContextID == ctx && t.State == st && !t.TS.Before(cut) })),
 		}
 		e.Report(CheckFilter(cs, R("LT-REQ-2", "LT-REQ-3", "LT-REQ-7", "LT-RESP-1"))...)
@@ -249,7 +249,7 @@ var _ = Register(Scenario{
 			{"statusTimestampAfter", "yesterday"},
 			{"statusTimestampAfter", "2026-13-45T99:00:00Z"},
 		}
-		if e.Binding() == wire.JSONRPC {
+		if e.Binding() == a2aclient.JSONRPC {
 			probes = append(probes, struct {
 				field string
 				value any
@@ -257,7 +257,7 @@ var _ = Register(Scenario{
 		}
 		for _, p := range probes {
 			e.By("ListTasks with %s %v", p.field, p.value)
-			pg, err := e.A().ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(2), Extra: map[string]any{p.field: p.value}})
+			pg, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), Extra: map[string]any{p.field: p.value}})
 			e.Check(err, "ListTasks")
 			e.Report(CheckRejected(Rejection{What: fmt.Sprintf("%s %v", p.field, p.value), Field: p.field, Reply: pg.Response})...)
 		}
@@ -268,8 +268,8 @@ var _ = Register(Scenario{
 type BindingPair struct {
 	What       string
 	RPC, HTTP  History
-	RPCErr     *wire.Response
-	HTTPErr    *wire.Response
+	RPCErr     *a2aclient.Response
+	HTTPErr    *a2aclient.Response
 	ErrorProbe bool
 }
 
@@ -282,29 +282,29 @@ var _ = Register(Scenario{
 	CrossBinding: true,
 	Run: func(e *Env) {
 		filterTasks(e)
-		rpc, http := e.Client(wire.JSONRPC, 0), e.Client(wire.HTTPJSON, 0)
+		rpc, http := e.Client(a2aclient.JSONRPC, 0), e.Client(a2aclient.HTTPJSON, 0)
 		ctx := e.ID("ctx-2")
 		st := "TASK_STATE_WORKING"
-		at := At(9).UTC().Format("2006-01-02T15:04:05.000000Z")
+		at := a2aclient.FormatTimestamp(At(9))
 		var pairs []BindingPair
 		for _, c := range []struct {
 			what string
-			req  wire.ListRequest
+			req  a2aclient.ListRequest
 		}{
-			{"no filter", wire.ListRequest{}},
-			{"contextId", wire.ListRequest{ContextID: &ctx}},
-			{"status", wire.ListRequest{Status: &st}},
-			{"statusTimestampAfter", wire.ListRequest{StatusTimestampAfter: &at}},
-			{"contextId and status", wire.ListRequest{ContextID: &ctx, Status: &st}},
+			{"no filter", a2aclient.ListRequest{}},
+			{"contextId", a2aclient.ListRequest{ContextID: &ctx}},
+			{"status", a2aclient.ListRequest{Status: &st}},
+			{"statusTimestampAfter", a2aclient.ListRequest{StatusTimestampAfter: &at}},
+			{"contextId and status", a2aclient.ListRequest{ContextID: &ctx, Status: &st}},
 		} {
-			c.req.PageSize, c.req.HistoryLength = wire.Ptr(5), wire.Ptr(0)
+			c.req.PageSize, c.req.HistoryLength = a2aclient.Ptr(5), a2aclient.Ptr(0)
 			e.By("walk with %s on both bindings", c.what)
 			pairs = append(pairs, BindingPair{What: c.what, RPC: e.Walk(rpc, c.req, 50, nil), HTTP: e.Walk(http, c.req, 50, nil)})
 		}
 		e.By("send pageSize 500 on both bindings")
-		r1, err := rpc.ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(500)})
+		r1, err := rpc.ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(500)})
 		e.Check(err, "ListTasks")
-		r2, err := http.ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(500)})
+		r2, err := http.ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(500)})
 		e.Check(err, "ListTasks")
 		pairs = append(pairs, BindingPair{What: "pageSize 500", RPCErr: r1.Response, HTTPErr: r2.Response, ErrorProbe: true})
 		e.Report(CheckBindings(pairs)...)

@@ -6,32 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
-
-// PageRecord is one page of a recorded walk.
-type PageRecord struct {
-	N          int // 1-based
-	Token      string
-	Tasks      []wire.Task
-	Next       string
-	NextState  string // "string", "absent" or "null"
-	PageSize   *int
-	TotalSize  *int
-	TasksShape string
-	Err        *wire.ProtoError
-	Malformed  string
-	X          *wire.Exchange
-}
-
-// IDs returns the ids of the page's tasks.
-func (p PageRecord) IDs() []string {
-	out := make([]string, len(p.Tasks))
-	for i, t := range p.Tasks {
-		out[i] = t.ID
-	}
-	return out
-}
 
 // Write is a change made to the store while a walk was under way.
 type Write struct {
@@ -50,7 +26,7 @@ func (w Write) String() string {
 
 // History is a recorded walk: its pages and the writes made during it.
 type History struct {
-	Pages  []PageRecord
+	Pages  []a2aclient.Step
 	Writes []Write
 	// End says why the walk stopped if not on nextPageToken ""; EndFinding
 	// is the verdict on it.
@@ -77,7 +53,7 @@ const (
 // OrderBreak is a place where a later task has a newer timestamp.
 type OrderBreak struct {
 	PrevPage, Page int
-	Prev, Cur      wire.Task
+	Prev, Cur      a2aclient.Task
 }
 
 // WalkCheck is the checked outcome of a History against its Truth.
@@ -106,7 +82,7 @@ func CheckWalk(h History, truth Truth) WalkCheck {
 	for _, w := range h.Writes {
 		written[w.TaskID] = w
 	}
-	var prev *wire.Task
+	var prev *a2aclient.Task
 	prevPage := 0
 	var ascTies, descTies int
 	for _, p := range h.Pages {

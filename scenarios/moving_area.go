@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "moving": tasks that change while a walk is under way. The sort key
@@ -24,7 +24,7 @@ type CatchUp struct {
 
 // afterFirstPage returns a Between that makes one write after page 1.
 func afterFirstPage(write func() Write) Between {
-	return func(after int, _ PageRecord) []Write {
+	return func(after int, _ a2aclient.Step) []Write {
 		if after != 1 {
 			return nil
 		}
@@ -33,22 +33,18 @@ func afterFirstPage(write func() Write) Between {
 }
 
 // moveSkew is the catch-up skew (the seed's two seconds).
-const moveSkew = 2 * time.Second
+const moveSkew = a2aclient.DefaultSkew
 
-// catchUp runs the catch-up walk after h.
-func (e *Env) catchUp(c *wire.Client, base wire.ListRequest, h History) CatchUp {
-	var newest time.Time
-	if len(h.Pages) > 0 {
-		for _, t := range h.Pages[0].Tasks {
-			if t.TS.After(newest) {
-				newest = t.TS
-			}
-		}
-	}
-	if newest.IsZero() {
+// catchUp runs the catch-up walk after h, from the client's one catch-up
+// rule (a2aclient.CatchUpSince).
+func (e *Env) catchUp(c *a2aclient.Client, base a2aclient.ListRequest, h History) CatchUp {
+	if len(h.Pages) == 0 {
 		return CatchUp{}
 	}
-	since := newest.Add(-moveSkew).UTC().Format("2006-01-02T15:04:05.000000Z")
+	since, _, ok := a2aclient.CatchUpSince(h.Pages[0].Tasks, moveSkew)
+	if !ok {
+		return CatchUp{}
+	}
 	e.By("catch-up pass: statusTimestampAfter %s (newest on page 1 minus %s)", since, moveSkew)
 	base.PageToken = ""
 	base.StatusTimestampAfter = &since
@@ -68,7 +64,7 @@ func CheckMoving(h History, truth Truth, cu CatchUp) []Finding {
 	fs = append(fs, EndFindings(cu.H)...)
 	// A written task is recovered if its new version was served after the
 	// write, by the walk itself or by the catch-up pass.
-	served := func(id string, ts time.Time, pages []PageRecord, after int) bool {
+	served := func(id string, ts time.Time, pages []a2aclient.Step, after int) bool {
 		for _, p := range pages {
 			if p.N <= after {
 				continue
@@ -115,8 +111,8 @@ func moveSetup(e *Env) (Truth, map[string]string) {
 
 // boundaryInfo asks for statusTimestampAfter equal to a task's timestamp
 // and reports whether the server treated it as inclusive or exclusive.
-func (e *Env) boundaryInfo(c *wire.Client, base wire.ListRequest, id string, ts time.Time) Finding {
-	at := ts.UTC().Format("2006-01-02T15:04:05.000000Z")
+func (e *Env) boundaryInfo(c *a2aclient.Client, base a2aclient.ListRequest, id string, ts time.Time) Finding {
+	at := a2aclient.FormatTimestamp(ts)
 	base.PageToken, base.StatusTimestampAfter = "", &at
 	h := e.Walk(c, base, 200, nil)
 	for _, p := range h.Pages {
@@ -140,12 +136,12 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		truth, _ := moveSetup(e)
 		c := e.A()
-		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}
 		newID := e.ID("inserted")
 		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, create task %s with the newest timestamp", newID)
-			e.Check(e.Control().Seed(e.ctx, []wire.SeedTask{{ID: newID, Owner: e.Owner(0), Tenant: e.target.Tenant, ContextID: e.ID("ctx"),
-				State: "TASK_STATE_WORKING", TimestampMicros: T0.UnixMicro()}}), "control seed")
+			e.Check(e.Control().Seed(e.ctx, []a2aclient.SeedTask{{ID: newID, Owner: e.Owner(0), Tenant: e.target.Tenant, ContextID: e.ID("ctx"),
+				State: "TASK_STATE_WORKING", TimestampMicros: a2aclient.Ptr(T0.UnixMicro())}}), "control seed")
 			return Write{Kind: "insert", TaskID: newID, AfterPage: 1, NewTS: T0}
 		}))
 		e.Report(CheckMoving(h, truth, e.catchUp(c, req, h))...)
@@ -154,7 +150,7 @@ var _ = Register(Scenario{
 	BlackBox: func(e *Env) {
 		truth, ctx := blackBoxData(e)
 		c := e.A()
-		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}
 		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, create a task with SendMessage")
 			r, err := c.SendMessage(e.ctx, e.ID("inserted-msg"), e.target.BlackBoxText, *ctx, "")
@@ -177,7 +173,7 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		truth, ids := moveSetup(e)
 		c := e.A()
-		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}
 		moved := ids["m009"]
 		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, complete task %s (due on page 3): its timestamp becomes the newest", moved)
@@ -197,7 +193,7 @@ var _ = Register(Scenario{
 				oldest, oldestTS = id, ts
 			}
 		}
-		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}
 		h := e.Walk(c, req, 50, afterFirstPage(func() Write {
 			e.By("after page 1, send a follow-up message to %s (the oldest task, not yet served)", oldest)
 			r, err := c.SendMessage(e.ctx, e.ID("followup"), e.target.BlackBoxText, *ctx, oldest)
@@ -225,7 +221,7 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		truth, ids := moveSetup(e)
 		c := e.A()
-		req := wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}
 		moved := ids["m001"]
 		newTS := At(7).Add(-500 * time.Millisecond) // between m006 and m007, ahead of the cursor
 		h := e.Walk(c, req, 50, afterFirstPage(func() Write {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "params": pageSize bounds and default, historyLength on ListTasks
@@ -30,14 +30,14 @@ var _ = Register(Scenario{
 // PageSizeProbe is one out-of-range pageSize and the reply to it.
 type PageSizeProbe struct {
 	Value any
-	Reply *wire.Page
+	Reply *a2aclient.Page
 }
 
 func (e *Env) pageSizeProbes() []PageSizeProbe {
 	var out []PageSizeProbe
 	for _, v := range []any{0, -1, 101, 150, 1.5} {
 		e.By("ListTasks with pageSize %v", v)
-		p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: wire.Ptr(0), Extra: map[string]any{"pageSize": v}})
+		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0), Extra: map[string]any{"pageSize": v}})
 		e.Check(err, "ListTasks")
 		out = append(out, PageSizeProbe{Value: v, Reply: p})
 	}
@@ -90,7 +90,7 @@ var _ = Register(Scenario{
 		e.Fresh()
 		e.By("seed 60 tasks and list without pageSize")
 		e.Seed(Series("d", 0, 1, 60))
-		p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: wire.Ptr(0)})
+		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0)})
 		e.Check(err, "ListTasks")
 		e.Report(CheckPageSizeDefault(p)...)
 	},
@@ -98,7 +98,7 @@ var _ = Register(Scenario{
 		ctx := e.ID("ctx")
 		e.By("create 55 tasks with SendMessage and list them without pageSize")
 		e.Create(e.A(), 55, ctx)
-		p, err := e.A().ListTasks(e.ctx, wire.ListRequest{ContextID: &ctx, HistoryLength: wire.Ptr(0)})
+		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{ContextID: &ctx, HistoryLength: a2aclient.Ptr(0)})
 		e.Check(err, "ListTasks")
 		e.Report(CheckPageSizeDefault(p)...)
 	},
@@ -106,7 +106,7 @@ var _ = Register(Scenario{
 
 // CheckPageSizeDefault judges the first page of a listing of more than 50
 // tasks requested with no pageSize (LT-PAGESIZE-DEFAULT).
-func CheckPageSizeDefault(p *wire.Page) []Finding {
+func CheckPageSizeDefault(p *a2aclient.Page) []Finding {
 	if p.Err != nil {
 		return []Finding{Fail(R("LT-OP-1"), "ListTasks without pageSize failed: %s", p.Err).WithWitness(p.X.Transcript())}
 	}
@@ -125,9 +125,9 @@ func CheckPageSizeDefault(p *wire.Page) []Finding {
 type HistoryProbe struct {
 	// Length is the historyLength sent; nil means unset.
 	Length *int
-	Reply  *wire.Response
+	Reply  *a2aclient.Response
 	// Task is the task's reply (nil if the call failed).
-	Task *wire.Task
+	Task *a2aclient.Task
 	// Full is the task's complete history, oldest first.
 	Full []string
 }
@@ -144,9 +144,9 @@ var _ = Register(Scenario{
 		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6}})
 		full := seededHistory(ids["h"], 6)
 		var ps []HistoryProbe
-		for _, l := range []*int{nil, wire.Ptr(0), wire.Ptr(1), wire.Ptr(4), wire.Ptr(100), wire.Ptr(-1)} {
+		for _, l := range []*int{nil, a2aclient.Ptr(0), a2aclient.Ptr(1), a2aclient.Ptr(4), a2aclient.Ptr(100), a2aclient.Ptr(-1)} {
 			e.By("ListTasks with historyLength %s", lengthStr(l))
-			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: l})
+			p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: l})
 			e.Check(err, "ListTasks")
 			probe := HistoryProbe{Length: l, Reply: p.Response, Full: full}
 			for i := range p.Tasks {
@@ -180,7 +180,7 @@ var _ = Register(Scenario{
 		for k := range truth {
 			id = k
 		}
-		g, err := e.A().GetTask(e.ctx, id, wire.Ptr(1000))
+		g, err := e.A().GetTask(e.ctx, id, a2aclient.Ptr(1000))
 		e.Check(err, "GetTask")
 		if g.Err != nil || len(g.Task.History) < 2 {
 			e.Skip("black-box variant needs a task with at least 2 history messages; GetTask gave %s with %d", g.Describe(), len(g.Task.History))
@@ -191,7 +191,7 @@ var _ = Register(Scenario{
 
 func (e *Env) getHistoryProbes(id string, full []string) []HistoryProbe {
 	var ps []HistoryProbe
-	for _, l := range []*int{nil, wire.Ptr(0), wire.Ptr(1), wire.Ptr(len(full) - 1), wire.Ptr(-1)} {
+	for _, l := range []*int{nil, a2aclient.Ptr(0), a2aclient.Ptr(1), a2aclient.Ptr(len(full) - 1), a2aclient.Ptr(-1)} {
 		e.By("GetTask with historyLength %s", lengthStr(l))
 		g, err := e.A().GetTask(e.ctx, id, l)
 		e.Check(err, "GetTask")
@@ -304,9 +304,9 @@ var _ = Register(Scenario{
 			counts[ids[t.Key]] = t.Artifacts
 		}
 		var obs []ArtifactObs
-		for _, inc := range []*bool{nil, wire.Ptr(false), wire.Ptr(true)} {
+		for _, inc := range []*bool{nil, a2aclient.Ptr(false), a2aclient.Ptr(true)} {
 			e.By("ListTasks with includeArtifacts %s", boolStr(inc))
-			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{HistoryLength: wire.Ptr(0), IncludeArtifacts: inc})
+			p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0), IncludeArtifacts: inc})
 			e.Check(err, "ListTasks")
 			obs = append(obs, ArtifactObs{Include: inc, Page: p, Counts: counts})
 		}
@@ -317,7 +317,7 @@ var _ = Register(Scenario{
 // ArtifactObs is one listing and the artifact counts seeded per task.
 type ArtifactObs struct {
 	Include *bool
-	Page    *wire.Page
+	Page    *a2aclient.Page
 	Counts  map[string]int
 }
 
@@ -371,9 +371,9 @@ var _ = Register(Scenario{
 		}
 		e.By("seed 17 tasks, 11 of them in context %s", ctx)
 		truth, _ := e.Seed(tasks)
-		h := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}, 50, nil)
+		h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
 		e.Report(CheckTotalSize(h, len(truth))...)
-		h = e.Walk(e.A(), wire.ListRequest{ContextID: &ctx, PageSize: wire.Ptr(4), HistoryLength: wire.Ptr(0)}, 50, nil)
+		h = e.Walk(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
 		e.Report(CheckTotalSize(h, 11)...)
 	},
 })

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "scoping": a principal never sees another principal's tasks, by
@@ -35,14 +35,14 @@ var _ = Register(Scenario{
 		}
 		var walks []ScopeWalk
 		e.By("%s walks without filters, then filtered by the shared context", e.Owner(1))
-		walks = append(walks, ScopeWalk{What: "no filter", H: e.Walk(e.B(), wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil), Own: len(bIDs)})
-		walks = append(walks, ScopeWalk{What: "contextId " + shared, H: e.Walk(e.B(), wire.ListRequest{ContextID: &shared, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil), Own: len(bIDs)})
+		walks = append(walks, ScopeWalk{What: "no filter", H: e.Walk(e.B(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: len(bIDs)})
+		walks = append(walks, ScopeWalk{What: "contextId " + shared, H: e.Walk(e.B(), a2aclient.ListRequest{ContextID: &shared, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: len(bIDs)})
 		e.Report(CheckScopeList(walks, foreignIDs(truthA))...)
 	},
 	BlackBox: func(e *Env) {
 		truthA, ctx := blackBoxData(e)
 		e.By("%s lists context %s, which only %s used", e.Owner(1), *ctx, e.Owner(0))
-		w := ScopeWalk{What: "contextId " + *ctx, H: e.Walk(e.B(), wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil), Own: -1}
+		w := ScopeWalk{What: "contextId " + *ctx, H: e.Walk(e.B(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: -1}
 		e.Report(CheckScopeList([]ScopeWalk{w}, foreignIDs(truthA))...)
 	},
 	BlackBoxNeeds: []Capability{NeedSecondPrincipal},
@@ -112,30 +112,30 @@ var _ = Register(Scenario{
 // ScopeGet holds another principal's calls on a foreign task and on a task
 // that does not exist, and the owner's view afterwards.
 type ScopeGet struct {
-	Get, GetMissing       *wire.Response
-	Cancel, CancelMissing *wire.Response
+	Get, GetMissing       *a2aclient.Response
+	Cancel, CancelMissing *a2aclient.Response
 	// After is the owner's GetTask after the cancel attempt.
-	After      *wire.TaskReply
+	After      *a2aclient.TaskReply
 	StateFirst string
 }
 
 func (e *Env) scopeGetProbes(id string) ScopeGet {
 	var s ScopeGet
-	before, err := e.A().GetTask(e.ctx, id, wire.Ptr(0))
+	before, err := e.A().GetTask(e.ctx, id, a2aclient.Ptr(0))
 	e.Check(err, "GetTask")
 	s.StateFirst = before.Task.State
 	missing := e.ID("no-such-task")
 	e.By("%s calls GetTask on %s's task and on a task that does not exist", e.Owner(1), e.Owner(0))
-	g, err := e.B().GetTask(e.ctx, id, wire.Ptr(0))
+	g, err := e.B().GetTask(e.ctx, id, a2aclient.Ptr(0))
 	e.Check(err, "GetTask")
-	gm, err := e.B().GetTask(e.ctx, missing, wire.Ptr(0))
+	gm, err := e.B().GetTask(e.ctx, missing, a2aclient.Ptr(0))
 	e.Check(err, "GetTask")
 	e.By("%s calls CancelTask on both", e.Owner(1))
 	c, err := e.B().CancelTask(e.ctx, id)
 	e.Check(err, "CancelTask")
 	cm, err := e.B().CancelTask(e.ctx, missing)
 	e.Check(err, "CancelTask")
-	after, err := e.A().GetTask(e.ctx, id, wire.Ptr(0))
+	after, err := e.A().GetTask(e.ctx, id, a2aclient.Ptr(0))
 	e.Check(err, "GetTask")
 	s.Get, s.GetMissing, s.Cancel, s.CancelMissing, s.After = g.Response, gm.Response, c.Response, cm.Response, after
 	return s
@@ -147,7 +147,7 @@ func CheckScopeGet(s ScopeGet) []Finding {
 	var fs []Finding
 	for _, c := range []struct {
 		op            string
-		foreign, none *wire.Response
+		foreign, none *a2aclient.Response
 	}{{"GetTask", s.Get, s.GetMissing}, {"CancelTask", s.Cancel, s.CancelMissing}} {
 		w := c.foreign.X.Transcript() + "\n" + c.none.X.Transcript()
 		switch {
@@ -188,10 +188,10 @@ var _ = Register(Scenario{
 		for _, t := range here {
 			inHere[ids[t.Key]] = true
 		}
-		main := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil)
+		main := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
 		c := *e.A()
 		c.Tenant = other
-		o := e.Walk(&c, wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 50, nil)
+		o := e.Walk(&c, a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
 		fs := CheckScopeList([]ScopeWalk{{What: "main tenant", H: main, Own: len(here)}}, inOther)
 		fs = append(fs, CheckScopeList([]ScopeWalk{{What: fmt.Sprintf("tenant %s", other), H: o, Own: len(there)}}, inHere)...)
 		for i := range fs {

@@ -6,7 +6,8 @@ import (
 	"net"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/docs/controlapi"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // T0 is the instant the control variants freeze the server clock at; seeded
@@ -24,7 +25,8 @@ func (e *Env) Fresh() {
 		e.Abortf("Fresh called without a control API")
 	}
 	e.By("reset the store and freeze the server clock at %s", T0.Format(time.RFC3339))
-	e.Check(c.Reset(e.ctx), "control reset")
+	_, err := c.Reset(e.ctx, controlapi.ResetRequest{All: true})
+	e.Check(err, "control reset")
 	e.Check(c.SetClock(e.ctx, T0), "control clock")
 }
 
@@ -54,7 +56,7 @@ type Task struct {
 // key.
 func (e *Env) Seed(tasks []Task) (Truth, map[string]string) {
 	truth, ids := Truth{}, map[string]string{}
-	var st []wire.SeedTask
+	var st []a2aclient.SeedTask
 	for _, t := range tasks {
 		id := e.ID(t.Key)
 		ids[t.Key] = id
@@ -69,8 +71,8 @@ func (e *Env) Seed(tasks []Task) (Truth, map[string]string) {
 		if tenant == "" {
 			tenant = e.target.Tenant
 		}
-		st = append(st, wire.SeedTask{ID: id, Owner: e.Owner(t.Owner), Tenant: tenant, ContextID: ctx, State: state,
-			TimestampMicros: t.TS.UnixMicro(), HistoryMessages: t.History, Artifacts: t.Artifacts})
+		st = append(st, a2aclient.SeedTask{ID: id, Owner: e.Owner(t.Owner), Tenant: tenant, ContextID: ctx, State: state,
+			TimestampMicros: a2aclient.Ptr(t.TS.UnixMicro()), HistoryMessages: t.History, Artifacts: t.Artifacts})
 		if t.Owner == 0 && tenant == e.target.Tenant {
 			truth[id] = t.TS
 		}
@@ -93,7 +95,7 @@ func Series(prefix string, owner, start, n int) []Task {
 
 // Create makes n tasks through SendMessage in context ctxID (black-box
 // variants) and returns the truth (id -> timestamp from the reply).
-func (e *Env) Create(c *wire.Client, n int, ctxID string) Truth {
+func (e *Env) Create(c *a2aclient.Client, n int, ctxID string) Truth {
 	truth := Truth{}
 	for i := 0; i < n; i++ {
 		r, err := c.SendMessage(e.ctx, e.ID(fmt.Sprintf("msg%03d", i)), e.target.BlackBoxText, ctxID, "")

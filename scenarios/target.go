@@ -6,20 +6,18 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Principal is a named identity and its bearer token.
-type Principal struct {
-	Name, Token string
-}
+type Principal = a2aclient.Principal
 
 // Target is the server under test and what the harness may do with it.
 type Target struct {
 	HTTP *http.Client
-	Card *wire.Card
+	Card *a2aclient.Card
 	// Bindings are the bindings to test (a subset of the card's).
-	Bindings []wire.Binding
+	Bindings []a2aclient.Binding
 	// Principals: the first is the main caller; the second, if any, is the
 	// foreign principal for scoping and replay checks.
 	Principals []Principal
@@ -27,12 +25,12 @@ type Target struct {
 	// OtherTenant is a second tenant the main principal may use, whose
 	// tasks must not appear under Tenant (and vice versa).
 	OtherTenant string
-	Control     *wire.Control
+	Control     *a2aclient.Control
 	// TokenTTL is the page-token lifetime, if known.
 	TokenTTL time.Duration
 	// Restart restarts the server and returns its (possibly new) card; nil
 	// if the harness cannot restart the target.
-	Restart func(ctx context.Context) (*wire.Card, error)
+	Restart func(ctx context.Context) (*a2aclient.Card, error)
 	// BlackBoxText is the message text black-box variants send to create
 	// tasks that stay non-terminal where the agent allows.
 	BlackBoxText string
@@ -50,8 +48,8 @@ func (t *Target) Has(c Capability) bool {
 	case NeedRestart:
 		return t.Restart != nil
 	case NeedBothBindings:
-		_, j := t.Card.Interface(wire.JSONRPC)
-		_, h := t.Card.Interface(wire.HTTPJSON)
+		_, j := t.Card.Interface(a2aclient.JSONRPC)
+		_, h := t.Card.Interface(a2aclient.HTTPJSON)
 		return j && h
 	case NeedTenant:
 		return t.OtherTenant != "" && t.OtherTenant != t.Tenant
@@ -71,7 +69,7 @@ func (t *Target) Missing(needs []Capability) (Capability, string) {
 }
 
 // Client returns a client for principal i on binding b.
-func (t *Target) Client(b wire.Binding, i int, record func(*wire.Exchange)) (*wire.Client, error) {
+func (t *Target) Client(b a2aclient.Binding, i int, record func(*a2aclient.Exchange)) (*a2aclient.Client, error) {
 	iface, ok := t.Card.Interface(b)
 	if !ok {
 		return nil, fmt.Errorf("the agent card declares no %s 1.0 interface", b)
@@ -80,7 +78,7 @@ func (t *Target) Client(b wire.Binding, i int, record func(*wire.Exchange)) (*wi
 		return nil, fmt.Errorf("no principal #%d", i+1)
 	}
 	p := t.Principals[i]
-	return &wire.Client{HTTP: t.HTTP, Iface: iface, Principal: p.Name, Token: p.Token, Tenant: t.Tenant, Record: record}, nil
+	return &a2aclient.Client{HTTP: t.HTTP, Iface: iface, Principal: p.Name, Token: p.Token, Tenant: t.Tenant, Record: record}, nil
 }
 
 // Prepare fills in what can be learned from the server: the token TTL and

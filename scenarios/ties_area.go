@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "ties": tasks that share a status timestamp across a page boundary.
@@ -68,7 +68,7 @@ var _ = Register(Scenario{
 			}
 			ctx := ctxOf[p]
 			e.By("walk context %s with pageSize %d (%d tasks)", ctx, p, len(truth))
-			h := e.Walk(e.A(), wire.ListRequest{ContextID: &ctx, PageSize: wire.Ptr(p), HistoryLength: wire.Ptr(0)}, len(truth)+10, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(p), HistoryLength: a2aclient.Ptr(0)}, len(truth)+10, nil)
 			e.Report(CheckTies(h, truth, p)...)
 		}
 	},

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "tokens": page tokens replayed by another principal or with other
@@ -23,7 +23,7 @@ type Replay struct {
 	// What describes the change ("principal bob", "contextId changed").
 	What string
 	// Reply is the page returned for the replayed token.
-	Reply *wire.Page
+	Reply *a2aclient.Page
 	// Foreign lists ids the caller must never see.
 	Foreign map[string]bool
 }
@@ -57,7 +57,7 @@ func foreignIDs(t Truth) map[string]bool {
 
 // firstToken lists page 1 and returns its nextPageToken (skipping the
 // scenario if there is none).
-func (e *Env) firstToken(c *wire.Client, req wire.ListRequest) string {
+func (e *Env) firstToken(c *a2aclient.Client, req a2aclient.ListRequest) string {
 	p, err := c.ListTasks(e.ctx, req)
 	e.Check(err, "ListTasks")
 	if p.Err != nil || p.NextPageToken == "" {
@@ -77,7 +77,7 @@ var _ = Register(Scenario{
 		tasks := append(Series("a", 0, 1, 10), Series("b", 1, 50, 4)...)
 		e.By("seed 10 tasks for %s and 4 for %s", e.Owner(0), e.Owner(1))
 		truthA, _ := e.Seed(tasks)
-		req := wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}
 		tok := e.firstToken(e.A(), req)
 		e.By("%s replays %s's page-2 token", e.Owner(1), e.Owner(0))
 		req.PageToken = tok
@@ -87,7 +87,7 @@ var _ = Register(Scenario{
 	},
 	BlackBox: func(e *Env) {
 		truthA, ctx := blackBoxData(e)
-		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		e.By("%s replays %s's page-2 token", e.Owner(1), e.Owner(0))
 		p, err := e.B().ListTasks(e.ctx, req)
@@ -140,18 +140,18 @@ var _ = Register(Scenario{
 // replayFilters takes a token issued for contextId ctx1 and historyLength 0
 // and replays it with each bound filter changed in turn.
 func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
-	base := wire.ListRequest{ContextID: &ctx1, PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+	base := a2aclient.ListRequest{ContextID: &ctx1, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 	tok := e.firstToken(e.A(), base)
 	after := At(1000).UTC().Format(time.RFC3339)
 	changes := []struct {
 		what string
-		mod  func(*wire.ListRequest)
+		mod  func(*a2aclient.ListRequest)
 	}{
-		{"contextId changed", func(r *wire.ListRequest) { r.ContextID = &ctx2 }},
-		{"status added", func(r *wire.ListRequest) { r.Status = wire.Ptr("TASK_STATE_COMPLETED") }},
-		{"statusTimestampAfter added", func(r *wire.ListRequest) { r.StatusTimestampAfter = &after }},
-		{"historyLength changed", func(r *wire.ListRequest) { r.HistoryLength = wire.Ptr(1) }},
-		{"includeArtifacts changed", func(r *wire.ListRequest) { r.IncludeArtifacts = wire.Ptr(true) }},
+		{"contextId changed", func(r *a2aclient.ListRequest) { r.ContextID = &ctx2 }},
+		{"status added", func(r *a2aclient.ListRequest) { r.Status = a2aclient.Ptr("TASK_STATE_COMPLETED") }},
+		{"statusTimestampAfter added", func(r *a2aclient.ListRequest) { r.StatusTimestampAfter = &after }},
+		{"historyLength changed", func(r *a2aclient.ListRequest) { r.HistoryLength = a2aclient.Ptr(1) }},
+		{"includeArtifacts changed", func(r *a2aclient.ListRequest) { r.IncludeArtifacts = a2aclient.Ptr(true) }},
 	}
 	var out []Replay
 	for _, c := range changes {
@@ -183,7 +183,7 @@ func CheckReplayFilters(rs []Replay) []Finding {
 type Tamper struct {
 	How   string
 	Token string
-	Reply *wire.Page
+	Reply *a2aclient.Page
 }
 
 // TamperVariants returns tampered copies of tok: every character replaced
@@ -270,11 +270,11 @@ var _ = Register(Scenario{
 				foreign[id] = true
 			}
 		}
-		tok := e.firstToken(e.A(), wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)})
+		tok := e.firstToken(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)})
 		vs := TamperVariants(tok, 48)
 		e.By("send %d tampered copies of page 1's token", len(vs))
 		for i := range vs {
-			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0), PageToken: vs[i].Token})
+			p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0), PageToken: vs[i].Token})
 			e.Check(err, "ListTasks")
 			vs[i].Reply = p
 		}
@@ -282,7 +282,7 @@ var _ = Register(Scenario{
 	},
 	BlackBox: func(e *Env) {
 		_, ctx := blackBoxData(e)
-		req := wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		tok := e.firstToken(e.A(), req)
 		vs := TamperVariants(tok, 48)
 		e.By("send %d tampered copies of page 1's token", len(vs))
@@ -330,7 +330,7 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		e.Fresh()
 		e.Seed(Series("x", 0, 1, 6))
-		req := wire.ListRequest{PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		ttl := e.target.TokenTTL
 		obs := ExpiryObs{TTL: ttl}
@@ -351,7 +351,7 @@ var _ = Register(Scenario{
 // expiry.
 type ExpiryObs struct {
 	TTL           time.Duration
-	Before, After *wire.Page
+	Before, After *a2aclient.Page
 }
 
 // CheckExpired judges a token used past its lifetime (LT-TOKEN-EXPIRED).
@@ -386,7 +386,7 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		e.Fresh()
 		e.Seed(Series("r", 0, 1, 6))
-		req := wire.ListRequest{PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		e.By("rotate the server's signing key")
 		if err := e.Control().RotateKeys(e.ctx); err != nil {
@@ -404,7 +404,7 @@ var _ = Register(Scenario{
 
 // CheckContinuation judges a token used after an event the seed says it
 // must survive (a key rotation, a restart).
-func CheckContinuation(event string, p *wire.Page) []Finding {
+func CheckContinuation(event string, p *a2aclient.Page) []Finding {
 	if p.Err == nil && p.Malformed == "" && len(p.Tasks) > 0 {
 		return nil
 	}
@@ -420,7 +420,7 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		e.Fresh()
 		e.Seed(Series("s", 0, 1, 6))
-		req := wire.ListRequest{PageSize: wire.Ptr(2), HistoryLength: wire.Ptr(0)}
+		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		e.By("restart the server mid-walk")
 		_, err := e.target.Restart(e.ctx)
@@ -441,7 +441,7 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		for _, tok := range []string{"not-a-token", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", strings.Repeat("Zm9v", 2048), "%%%"} {
 			e.By("ListTasks with pageToken %q", abbreviateTok(tok))
-			p, err := e.A().ListTasks(e.ctx, wire.ListRequest{PageSize: wire.Ptr(2), PageToken: tok})
+			p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), PageToken: tok})
 			e.Check(err, "ListTasks")
 			e.Report(CheckRejected(Rejection{What: "pageToken " + abbreviateTok(tok), Field: "pageToken", Reply: p.Response})...)
 		}
@@ -459,7 +459,7 @@ func abbreviateTok(s string) string {
 type Rejection struct {
 	What  string
 	Field string
-	Reply *wire.Response
+	Reply *a2aclient.Response
 	// Served is the number of tasks in a success reply (for pageSize checks).
 	Served int
 }
@@ -479,7 +479,7 @@ func CheckRejected(r Rejection) []Finding {
 	}
 	var fs []Finding
 	want := -32602
-	if x.X.Binding == wire.HTTPJSON {
+	if x.X.Binding == a2aclient.HTTPJSON {
 		want = 400
 	}
 	if x.Err.Code != want {

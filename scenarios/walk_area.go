@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Area "walk": the response shape, the last page, order across pages, and
@@ -47,12 +47,12 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		walkData(e)
 		e.By("walk every page with pageSize 5 and check each page's shape")
-		h := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(5), HistoryLength: wire.Ptr(0)}, 100, nil)
+		h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(5), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
 		e.Report(CheckShape(h)...)
 	},
 	BlackBox: func(e *Env) {
 		_, ctx := blackBoxData(e)
-		h := e.Walk(e.A(), wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(3), HistoryLength: wire.Ptr(0)}, 100, nil)
+		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
 		e.Report(CheckShape(h)...)
 	},
 })
@@ -141,14 +141,14 @@ var _ = Register(Scenario{
 		walkData(e)
 		for _, size := range []int{5, 23, 50} {
 			e.By("walk with pageSize %d to the end", size)
-			h := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 100, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
 			e.Report(CheckLastPage(h)...)
 		}
 	},
 	BlackBox: func(e *Env) {
 		_, ctx := blackBoxData(e)
 		for _, size := range []int{3, 7, 50} {
-			h := e.Walk(e.A(), wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 100, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
 			e.Report(CheckLastPage(h)...)
 		}
 	},
@@ -159,7 +159,7 @@ func CheckLastPage(h History) []Finding {
 	if fs := EndFindings(h); len(fs) > 0 {
 		return fs
 	}
-	if n := len(h.Pages); n == 0 || h.Pages[n-1].Next != "" || h.Pages[n-1].NextState != "string" {
+	if n := len(h.Pages); n == 0 || h.Pages[n-1].NextPageToken != "" || h.Pages[n-1].NextState() != a2aclient.NextString {
 		return []Finding{Fail(R("LT-RESP-3"), "the walk did not end on a page with nextPageToken \"\"")}
 	}
 	return nil
@@ -173,7 +173,7 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		ctx := e.ID("nothing-here")
 		e.By("list a context that holds no task (%s)", ctx)
-		h := e.Walk(e.A(), wire.ListRequest{ContextID: &ctx, PageSize: wire.Ptr(10)}, 3, nil)
+		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(10)}, 3, nil)
 		e.Report(CheckEmpty(h)...)
 	},
 })
@@ -195,7 +195,7 @@ func CheckEmpty(h History) []Finding {
 	} else if len(p.Tasks) != 0 {
 		fs = append(fs, NonStrict(R("LT-REQ-2", "LT-RESP-1"), "a listing for a context nobody used returned %d tasks (\"Array of tasks matching the specified criteria\")", len(p.Tasks)).WithWitness(w))
 	}
-	if p.NextState != "string" || (p.Next != "" && len(p.Tasks) == 0) {
+	if p.NextState() != a2aclient.NextString || (p.NextPageToken != "" && len(p.Tasks) == 0) {
 		fs = append(fs, Fail(R("LT-RESP-2", "LT-RESP-3"), "the only page of an empty listing has nextPageToken %s, want \"\"", describeNext(p)).WithWitness(w))
 	}
 	if p.TotalSize != nil && *p.TotalSize != 0 {
@@ -210,7 +210,7 @@ func CheckEmpty(h History) []Finding {
 // least one element" (§5.7) cannot hold for an empty result, and ProtoJSON
 // writers omit empty repeated fields (ambiguities A6, A7), though the TCK
 // and the seed expect [].
-func tasksShapeFindings(p PageRecord, w string) []Finding {
+func tasksShapeFindings(p a2aclient.Step, w string) []Finding {
 	switch p.TasksShape {
 	case "":
 		return nil
@@ -220,14 +220,11 @@ func tasksShapeFindings(p PageRecord, w string) []Finding {
 	return []Finding{Fail(R("LT-RESP-1", "LT-RESP-7"), "page %d: %s; tasks is a REQUIRED array of Task", p.N, p.TasksShape).WithWitness(w)}
 }
 
-func describeNext(p PageRecord) string {
-	switch p.NextState {
-	case "absent":
-		return "absent"
-	case "null":
-		return "null"
+func describeNext(p a2aclient.Step) string {
+	if s := p.NextState(); s != a2aclient.NextString {
+		return s
 	}
-	return fmt.Sprintf("%q", p.Next)
+	return fmt.Sprintf("%q", p.NextPageToken)
 }
 
 var _ = Register(Scenario{
@@ -240,14 +237,14 @@ var _ = Register(Scenario{
 		walkData(e)
 		for _, size := range []int{1, 4, 100} {
 			e.By("walk with pageSize %d and check the timestamps never increase", size)
-			h := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 100, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
 			e.Report(CheckOrder(h)...)
 		}
 	},
 	BlackBox: func(e *Env) {
 		_, ctx := blackBoxData(e)
 		for _, size := range []int{2, 50} {
-			h := e.Walk(e.A(), wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 100, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
 			e.Report(CheckOrder(h)...)
 		}
 	},
@@ -274,14 +271,14 @@ var _ = Register(Scenario{
 		truth := walkData(e)
 		for _, size := range []int{1, 2, 5, 22, 23, 24} {
 			e.By("walk with pageSize %d and compare the union of pages with the seeded set", size)
-			h := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 200, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
 			e.Report(CheckExact(h, truth)...)
 		}
 	},
 	BlackBox: func(e *Env) {
 		truth, ctx := blackBoxData(e)
 		for _, size := range []int{1, 3, 7} {
-			h := e.Walk(e.A(), wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 200, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
 			e.Report(CheckExact(h, truth)...)
 		}
 	},
@@ -314,14 +311,14 @@ var _ = Register(Scenario{
 		truth := walkData(e)
 		for _, size := range []int{3, 7, 10} {
 			e.By("walk with pageSize %d, following every short page that carries a token", size)
-			h := e.Walk(e.A(), wire.ListRequest{PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 200, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
 			e.Report(CheckShortPages(h, truth, size)...)
 		}
 	},
 	BlackBox: func(e *Env) {
 		truth, ctx := blackBoxData(e)
 		for _, size := range []int{2, 3} {
-			h := e.Walk(e.A(), wire.ListRequest{ContextID: ctx, PageSize: wire.Ptr(size), HistoryLength: wire.Ptr(0)}, 200, nil)
+			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
 			e.Report(CheckShortPages(h, truth, size)...)
 		}
 	},

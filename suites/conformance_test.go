@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/pagewalk/pagewalk/scenarios"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Flags for go test; each has an environment fallback so ./... runs work.
@@ -79,7 +80,7 @@ func externalTarget(ctx context.Context, hc *http.Client) *scenarios.Target {
 			vals = append(vals, p)
 		}
 	}
-	ps, err := ParsePrincipals(vals)
+	ps, err := a2aclient.ParsePrincipals(vals)
 	Expect(err).NotTo(HaveOccurred())
 	t, err := ExternalTarget(ctx, TargetOptions{URL: *flagTarget, Principals: ps, ControlURL: *flagControl, ControlToken: *flagCtlToken, HTTP: hc})
 	Expect(err).NotTo(HaveOccurred())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pagewalk/pagewalk/reference"
 	"github.com/pagewalk/pagewalk/scenarios"
+	"github.com/pagewalk/pagewalk/suites/container"
 )
 
 // killRow is one row of expectations: the rule a fault mode breaks (by
@@ -75,7 +76,7 @@ type rowResult struct {
 	kind    string
 }
 
-func runRow(ctx context.Context, fault string, container bool) ([]*scenarios.Result, string, error) {
+func runRow(ctx context.Context, fault string, inContainer bool) ([]*scenarios.Result, string, error) {
 	var ref Reference
 	var err error
 	kind := "in-process"
@@ -83,8 +84,8 @@ func runRow(ctx context.Context, fault string, container bool) ([]*scenarios.Res
 	if fault != "" {
 		faults = []string{fault}
 	}
-	if container {
-		ref, err = RunReference(ctx, faultOpts(faults)...)
+	if inContainer {
+		ref, err = container.RunReference(ctx, faultOpts(faults)...)
 		kind = "container"
 	} else {
 		ref, err = StartInProcess(faults...)
@@ -100,10 +101,10 @@ func runRow(ctx context.Context, fault string, container bool) ([]*scenarios.Res
 	return RunAll(ctx, t, matrixJudgement), kind, nil
 }
 
-func faultOpts(faults []string) []ReferenceOption {
-	var o []ReferenceOption
+func faultOpts(faults []string) []container.Option {
+	var o []container.Option
 	for _, f := range faults {
-		o = append(o, WithFault(f))
+		o = append(o, container.WithFault(f))
 	}
 	return o
 }
@@ -145,7 +146,7 @@ func TestKillMatrix(t *testing.T) {
 		t.Skip("the kill matrix runs the whole suite once per fault mode")
 	}
 	ctx := context.Background()
-	dockerErr := DockerAvailable(ctx)
+	dockerErr := container.DockerAvailable(ctx)
 	if dockerErr != nil && os.Getenv(RequireDockerEnv) == "1" {
 		t.Fatalf("no Docker engine and %s=1: %v", RequireDockerEnv, dockerErr)
 	}
@@ -174,7 +175,7 @@ func TestKillMatrix(t *testing.T) {
 	// The clean reference in the container, default profile (the Ginkgo
 	// suite covers the container in the hardened profile).
 	if dockerErr == nil {
-		ref, err := RunReference(ctx)
+		ref, err := container.RunReference(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,8 +200,8 @@ func TestKillMatrix(t *testing.T) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			container := row.Container && dockerErr == nil
-			res, kind, err := runRow(ctx, row.Fault, container)
+			inContainer := row.Container && dockerErr == nil
+			res, kind, err := runRow(ctx, row.Fault, inContainer)
 			rows[i] = rowResult{row: row, results: res, err: err, kind: kind}
 		}()
 	}
@@ -290,7 +291,7 @@ func TestKillRowsMatchFaults(t *testing.T) {
 var noKiller = map[string]string{}
 
 func writeMatrix(rows []rowResult, killed, illegal int) error {
-	root, err := ModuleRoot()
+	root, err := container.ModuleRoot()
 	if err != nil {
 		return err
 	}

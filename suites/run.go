@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/pagewalk/pagewalk/scenarios"
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // RunAll runs every scenario on every binding of t without Ginkgo, in the
@@ -15,7 +15,7 @@ func RunAll(ctx context.Context, t *scenarios.Target, j scenarios.Judgement) []*
 	for _, s := range scenarios.All() {
 		bs := t.Bindings
 		if s.CrossBinding {
-			bs = []wire.Binding{""}
+			bs = []a2aclient.Binding{""}
 		}
 		for _, b := range bs {
 			out = append(out, scenarios.Run(ctx, t, s, b, scenarios.RunOptions{Judgement: j}))

@@ -19,7 +19,7 @@ import (
 
 	"github.com/pagewalk/pagewalk/reports"
 	"github.com/pagewalk/pagewalk/scenarios"
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Config configures a conformance suite.
@@ -27,7 +27,7 @@ type Config struct {
 	Judgement scenarios.Judgement
 	// Bindings limits the bindings tested; empty means every binding the
 	// Agent Card declares.
-	Bindings []wire.Binding
+	Bindings []a2aclient.Binding
 	// Focus limits the run to these scenario IDs; empty means all.
 	Focus []string
 	// JSONReport, if set, is where the JSON report is written.
@@ -85,13 +85,13 @@ func Define(cfg Config) (*Suite, error) {
 	}
 	bindings := cfg.Bindings
 	if len(bindings) == 0 {
-		bindings = []wire.Binding{wire.JSONRPC, wire.HTTPJSON}
+		bindings = []a2aclient.Binding{a2aclient.JSONRPC, a2aclient.HTTPJSON}
 	}
 	Describe("A2A 1.0 ListTasks conformance", func() {
 		for _, s := range list {
 			bs := bindings
 			if s.CrossBinding {
-				bs = []wire.Binding{""}
+				bs = []a2aclient.Binding{""}
 			}
 			for _, b := range bs {
 				name := string(b)
@@ -149,7 +149,7 @@ func Define(cfg Config) (*Suite, error) {
 	return suite, nil
 }
 
-func declares(t *scenarios.Target, b wire.Binding) bool {
+func declares(t *scenarios.Target, b a2aclient.Binding) bool {
 	if _, ok := t.Card.Interface(b); !ok {
 		return false
 	}

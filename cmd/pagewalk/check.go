@@ -18,6 +18,7 @@ import (
 
 	"github.com/pagewalk/pagewalk/reports"
 	"github.com/pagewalk/pagewalk/scenarios"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	"github.com/pagewalk/pagewalk/suites"
 )
 
@@ -138,19 +139,19 @@ func runCheck(cmd *cobra.Command, o checkOptions) error {
 		if target, err = suites.ReferenceTarget(ctx, ref, hc); err != nil {
 			return err
 		}
-		if target.Bindings, err = suites.SelectBindings(target.Card, o.binding); err != nil {
-			return usage("%v", err)
+		if target.Bindings, err = a2aclient.SelectBindings(target.Card, o.binding); err != nil {
+			return flagErr(err)
 		}
 		name = "built-in reference (in process)"
 	} else {
-		ps, err := suites.ParsePrincipals(o.principals)
+		ps, err := a2aclient.ParsePrincipals(o.principals)
 		if err != nil {
-			return usage("%v", err)
+			return flagErr(err)
 		}
 		target, err = suites.ExternalTarget(ctx, suites.TargetOptions{URL: o.target, Principals: ps, Tenant: o.tenant, OtherTenant: o.otherTenant,
 			ControlURL: o.control, ControlToken: o.controlToken, TokenTTL: o.tokenTTL, Binding: o.binding, BlackBoxText: o.blackBoxText, HTTP: hc})
 		if err != nil {
-			return &exitError{code: 2, err: err}
+			return flagErr(err)
 		}
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk check: %s, bindings %v, profile %s%s\n", target.Card.URL, target.Bindings, j.Profile, map[bool]string{true: ", strict"}[j.Strict])
@@ -165,7 +166,7 @@ func runSuite(out io.Writer, target *scenarios.Target, name string, j scenarios.
 		Target: func() *scenarios.Target { return target }, TargetName: func() string { return name },
 	})
 	if err != nil {
-		return usage("%v", err)
+		return flagErr(err)
 	}
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	sc, rc := ginkgo.GinkgoConfiguration()

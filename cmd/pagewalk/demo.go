@@ -10,9 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pagewalk/pagewalk/docs/controlapi"
 	"github.com/pagewalk/pagewalk/reports"
 	"github.com/pagewalk/pagewalk/scenarios"
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	"github.com/pagewalk/pagewalk/suites"
 )
 
@@ -69,8 +70,8 @@ The exit status is 1 if the conformance run or the load verdict fails.`,
 				return checkErr
 			}
 			url, _ = ref.BaseURL(cmd.Context()) // the restart case may have moved it
-			ctlClient := &wire.Control{URL: url + "/control", Token: ctl}
-			if err := ctlClient.Reset(cmd.Context()); err != nil {
+			ctlClient := &a2aclient.Control{URL: url + "/control", Token: ctl}
+			if _, err := ctlClient.Reset(cmd.Context(), controlapi.ResetRequest{All: true}); err != nil {
 				return err
 			}
 			if err := ctlClient.RunClock(cmd.Context()); err != nil {

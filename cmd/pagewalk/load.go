@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/pagewalk/pagewalk/loadgen"
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -50,6 +50,16 @@ func (t *thresholdFlags) thresholds() (loadgen.Thresholds, error) {
 // usage wraps a bad-flag or setup error as exit code 2.
 func usage(format string, args ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// flagErr is usage for an error from the packages: a parameter they name
+// (a2aclient.ParamError) is shown as its flag.
+func flagErr(err error) error {
+	var pe *a2aclient.ParamError
+	if errors.As(err, &pe) {
+		return &exitError{code: 2, err: fmt.Errorf("--%s: %s", pe.Param, pe.Msg)}
+	}
+	return &exitError{code: 2, err: err}
 }
 
 // verdictExit turns a failing summary into exit code 1.
@@ -138,15 +148,15 @@ See docs/load.md.`,
 			if target == "" {
 				return usage("--target: required (the agent's base URL or its Agent Card URL)")
 			}
-			if _, err := wire.CardURL(target); err != nil {
-				return usage("%v", err)
+			if _, err := a2aclient.CardURL(target); err != nil {
+				return flagErr(err)
 			}
-			var binding wire.Binding
+			var binding a2aclient.Binding
 			switch strings.ToLower(bindingName) {
 			case "jsonrpc", "json-rpc":
-				binding = wire.JSONRPC
+				binding = a2aclient.JSONRPC
 			case "http", "http+json", "rest":
-				binding = wire.HTTPJSON
+				binding = a2aclient.HTTPJSON
 			default:
 				return usage("--binding: want jsonrpc or http, got %q", bindingName)
 			}
@@ -164,7 +174,7 @@ See docs/load.md.`,
 			}
 			thresholds, err := th.thresholds()
 			if err != nil {
-				return usage("%v", err)
+				return flagErr(err)
 			}
 			switch {
 			case seed < 0:
@@ -228,22 +238,22 @@ See docs/load.md.`,
 			defer stop()
 			hc := &http.Client{Timeout: timeout}
 
-			card, err := wire.Discover(ctx, hc, target)
+			card, err := a2aclient.Discover(ctx, hc, target)
 			if err != nil {
 				return usage("--target: %v", err)
 			}
 			iface, ok := card.Interface(binding)
 			if !ok {
-				return usage("--binding %s: the agent card at %s offers no %s interface with protocolVersion %s", bindingName, card.URL, binding, wire.ProtocolVersion)
+				return usage("--binding %s: the agent card at %s offers no %s interface with protocolVersion %s", bindingName, card.URL, binding, a2aclient.ProtocolVersion)
 			}
-			client := &wire.Client{HTTP: hc, Iface: iface, Principal: pname, Token: ptoken}
+			client := &a2aclient.Client{HTTP: hc, Iface: iface, Principal: pname, Token: ptoken}
 
-			var ctl *wire.Control
+			var ctl *a2aclient.Control
 			if controlURL == "" {
 				controlURL = card.ControlURL
 			}
 			if controlURL != "" && controlToken != "" {
-				ctl = &wire.Control{HTTP: &http.Client{Timeout: 10 * time.Minute}, URL: controlURL, Token: controlToken}
+				ctl = &a2aclient.Control{HTTP: &http.Client{Timeout: 10 * time.Minute}, URL: controlURL, Token: controlToken}
 			}
 			if seed > 0 && ctl == nil {
 				if controlURL == "" {
@@ -302,21 +312,21 @@ See docs/load.md.`,
 			var out *loadgen.Output
 			if outDir != "" {
 				if out, err = loadgen.CreateOutput(outDir); err != nil {
-					return usage("%v", err)
+					return flagErr(err)
 				}
 				defer out.Abort()
 				ropts = append(ropts, loadgen.WithOutput(out))
 			}
 			runner := loadgen.NewRunner(h, ropts...)
 			if err := runner.Validate(); err != nil {
-				return usage("%v", err)
+				return flagErr(err)
 			}
 			s, err := runner.Run(ctx)
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
 					return usage("interrupted; no results written")
 				}
-				return usage("%v", err)
+				return flagErr(err)
 			}
 			if out != nil {
 				if err := out.Close(); err != nil {

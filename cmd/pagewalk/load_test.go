@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/pagewalk/pagewalk/loadgen"
-	"github.com/pagewalk/pagewalk/scenarios/wire"
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 func TestLoadFlagErrorsNameTheFlag(t *testing.T) {
@@ -91,10 +91,10 @@ func TestThreeGeneratorsMerge(t *testing.T) {
 	}
 	bin := pwBinary(t) // cli_test.go
 	url := startServe(t, "--control-token", "ctl", "--principal", "alice=alice-token", "--db", ":memory:").url
-	ctl := &wire.Control{URL: url + "/control", Token: "ctl"}
+	ctl := &a2aclient.Control{URL: url + "/control", Token: "ctl"}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := ctl.SeedGenerate(ctx, wire.Generate{Count: 2000, Owner: "alice"}); err != nil {
+	if err := ctl.SeedGenerate(ctx, a2aclient.Generate{Count: 2000, Owner: "alice"}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

@@ -11,6 +11,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pagewalk/pagewalk/cmd/internal/servecmd"
 )
 
 // version is set by the build (-ldflags "-X main.version=...").
@@ -32,7 +34,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd())
+	root.AddCommand(servecmd.Command(version))
 	root.AddCommand(checkCmd())
 	root.AddCommand(loadCmd())
 	root.AddCommand(reportCmd())

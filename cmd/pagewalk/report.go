@@ -48,7 +48,7 @@ input or flags.`,
 		RunE: func(cmd *cobra.Command, files []string) error {
 			thresholds, err := th.thresholds()
 			if err != nil {
-				return usage("%v", err)
+				return flagErr(err)
 			}
 			if jsonPath != "" && jsonPath != "-" {
 				abs, _ := filepath.Abs(jsonPath)

@@ -1,4 +1,12 @@
-package suites
+// Package container runs pagewalk's reference server in a Docker container
+// with testcontainers-go, in the style of a testcontainers-go module:
+// RunReference(ctx, opts...) returns a typed container. The image is built
+// FROM scratch from the small reference main (cmd/pagewalk-reference), with
+// no pull, so it works on machines without registry access.
+//
+// Only tests import this package: the pagewalk binary carries no
+// testcontainers-go or Docker client.
+package container
 
 import (
 	"context"
@@ -29,16 +37,22 @@ type ReferenceContainer struct {
 	*testcontainers.DockerContainer
 }
 
-type referenceOptions struct {
+type options struct {
 	faults []string
+	args   []string
 }
 
-// ReferenceOption configures RunReference.
-type ReferenceOption func(*referenceOptions)
+// Option configures RunReference.
+type Option func(*options)
 
 // WithFault turns on a reference fault mode in the container.
-func WithFault(name string) ReferenceOption {
-	return func(o *referenceOptions) { o.faults = append(o.faults, name) }
+func WithFault(name string) Option {
+	return func(o *options) { o.faults = append(o.faults, name) }
+}
+
+// WithServeArgs adds flags to the server's command line.
+func WithServeArgs(args ...string) Option {
+	return func(o *options) { o.args = append(o.args, args...) }
 }
 
 var buildOnce struct {
@@ -60,8 +74,9 @@ func ModuleRoot() (string, error) {
 }
 
 // BuildReferenceImage builds the reference image FROM scratch: a static
-// CGO_ENABLED=0 pagewalk binary and the repository's Dockerfile, with no
-// pull. It builds once per process.
+// CGO_ENABLED=0 build of the small reference main (cmd/pagewalk-reference)
+// and the repository's reference Dockerfile, with no pull. It builds once
+// per process.
 func BuildReferenceImage(ctx context.Context) error {
 	buildOnce.Lock()
 	defer buildOnce.Unlock()
@@ -77,7 +92,7 @@ func BuildReferenceImage(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	build := exec.CommandContext(ctx, "go", "build", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pagewalk"), "./cmd/pagewalk")
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pagewalk-reference"), "./cmd/pagewalk-reference")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -121,8 +136,8 @@ func DockerAvailable(ctx context.Context) error {
 // RunReference builds the reference image if needed and starts it, with
 // ports bound on loopback only and the control API on. It waits for
 // /healthz.
-func RunReference(ctx context.Context, opts ...ReferenceOption) (*ReferenceContainer, error) {
-	var o referenceOptions
+func RunReference(ctx context.Context, opts ...Option) (*ReferenceContainer, error) {
+	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -136,6 +151,7 @@ func RunReference(ctx context.Context, opts ...ReferenceOption) (*ReferenceConta
 	for _, f := range o.faults {
 		args = append(args, "--fault", f)
 	}
+	args = append(args, o.args...)
 	port := network.MustParsePort(referencePort)
 	ctr, err := testcontainers.Run(ctx, ReferenceImage,
 		testcontainers.WithExposedPorts(referencePort),

@@ -1,4 +1,4 @@
-package wire
+package a2aclient
 
 import (
 	"context"
@@ -136,6 +136,25 @@ type Page struct {
 	Problems []string
 }
 
+// The states of a reply's nextPageToken member, as NextState reports them.
+const (
+	NextString = "string"
+	NextAbsent = "absent"
+	NextNull   = "null"
+)
+
+// NextState says whether nextPageToken was a string (NextString, "" included),
+// absent (NextAbsent) or null (NextNull).
+func (p *Page) NextState() string {
+	switch {
+	case !p.NextPresent:
+		return NextAbsent
+	case p.NextNull:
+		return NextNull
+	}
+	return NextString
+}
+
 // ListTasks sends a ListTasks request.
 func (c *Client) ListTasks(ctx context.Context, r ListRequest) (*Page, error) {
 	resp, err := c.Do(ctx, Request{Op: "ListTasks", Params: r.Params()})
@@ -184,6 +203,9 @@ func ParsePage(resp *Response) *Page {
 
 // IDs returns the task ids of the page in order.
 func (p *Page) IDs() []string {
+	if p == nil {
+		return nil
+	}
 	out := make([]string, len(p.Tasks))
 	for i, t := range p.Tasks {
 		out[i] = t.ID

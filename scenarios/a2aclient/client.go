@@ -1,4 +1,4 @@
-package wire
+package a2aclient
 
 import (
 	"bytes"
@@ -113,9 +113,9 @@ func (c *Client) Build(req Request) (Built, error) {
 			h.Set("Content-Type", "application/a2a+json")
 			return Built{Method: http.MethodPost, URL: base + "/message:send", Header: h, Body: body}, nil
 		}
-		return Built{}, fmt.Errorf("wire: no HTTP+JSON mapping for %s", req.Op)
+		return Built{}, fmt.Errorf("a2aclient: no HTTP+JSON mapping for %s", req.Op)
 	}
-	return Built{}, fmt.Errorf("wire: unknown binding %q", c.Iface.Binding)
+	return Built{}, fmt.Errorf("a2aclient: unknown binding %q", c.Iface.Binding)
 }
 
 // query renders params as an HTTP+JSON query string (LT-REST-2..6):

@@ -1,4 +1,7 @@
-package main
+// Package servecmd is the serve command, shared by the pagewalk CLI and the
+// small reference main (cmd/pagewalk-reference) that the reference image
+// runs.
+package servecmd
 
 import (
 	"context"
@@ -13,7 +16,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func serveCmd() *cobra.Command {
+// Command returns the serve command; version is shown in the Agent Card.
+func Command(version string) *cobra.Command {
 	var (
 		addr, db, keyFile, controlToken, publicURL, logFormat string
 		principals, faults                                    []string
@@ -88,7 +92,7 @@ alice=alice-token and bob=bob-token.`,
 			for _, f := range faults {
 				fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk serve: FAULT MODE %s is on: this server is deliberately broken\n", f)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			<-ctx.Done()
 			stop()

@@ -1,4 +1,4 @@
-package wire
+package a2aclient
 
 import (
 	"bytes"

@@ -1,10 +1,8 @@
-package walk
+package a2aclient
 
 import (
 	"context"
 	"time"
-
-	"github.com/pagewalk/pagewalk/scenarios/wire"
 )
 
 // DefaultSkew is how far before the newest timestamp of the first page the
@@ -12,11 +10,26 @@ import (
 // and server clock steps; the merge by id removes the duplicates it causes.
 const DefaultSkew = 2 * time.Second
 
+// CatchUpSince returns the statusTimestampAfter of the seed article's
+// catch-up pass: the newest status timestamp among the first page's tasks
+// minus skew. ok is false when no task of the page has a timestamp.
+func CatchUpSince(firstPage []Task, skew time.Duration) (since string, newest time.Time, ok bool) {
+	for _, t := range firstPage {
+		if !t.TS.IsZero() && t.TS.After(newest) {
+			newest = t.TS
+		}
+	}
+	if newest.IsZero() {
+		return "", newest, false
+	}
+	return FormatTimestamp(newest.Add(-skew)), newest, true
+}
+
 // SyncResult is the outcome of Sync.
 type SyncResult struct {
 	// Tasks holds every task seen, by id; a later copy replaces an earlier
 	// one.
-	Tasks map[string]wire.Task
+	Tasks map[string]Task
 	// Order lists the ids in the order they were first seen.
 	Order []string
 	// Newest is the newest status timestamp on the first page.
@@ -34,7 +47,7 @@ type SyncResult struct {
 type syncConfig struct {
 	skew    time.Duration
 	between func(context.Context) error
-	walk    []Option
+	walk    []WalkOption
 }
 
 // SyncOption configures Sync.
@@ -45,7 +58,7 @@ type SyncOption func(*syncConfig)
 func Skew(d time.Duration) SyncOption { return func(c *syncConfig) { c.skew = d } }
 
 // WalkOptions passes options to both walks.
-func WalkOptions(opts ...Option) SyncOption {
+func WalkOptions(opts ...WalkOption) SyncOption {
 	return func(c *syncConfig) { c.walk = append(c.walk, opts...) }
 }
 
@@ -60,49 +73,50 @@ func BeforeCatchUp(fn func(context.Context) error) SyncOption {
 // statusTimestampAfter = (newest timestamp on page 1) - skew and merges the
 // two by task id, the later copy winning. This is the seed article's
 // list_all; without it a task that completes mid-walk jumps behind the
-// cursor and is silently missed.
-func Sync(ctx context.Context, l Lister, req wire.ListRequest, opts ...SyncOption) (*SyncResult, error) {
+// cursor and is silently missed. A walk that stops early returns its
+// *StopError.
+func Sync(ctx context.Context, l Lister, req ListRequest, opts ...SyncOption) (*SyncResult, error) {
 	c := syncConfig{skew: DefaultSkew}
 	for _, o := range opts {
 		o(&c)
 	}
-	res := &SyncResult{Tasks: map[string]wire.Task{}}
-	first := true
-	for p, err := range Pages(ctx, l, req, c.walk...) {
+	res := &SyncResult{Tasks: map[string]Task{}}
+	var first []Task
+	for st, err := range Walk(ctx, l, req, c.walk...) {
 		if err != nil {
 			return res, err
 		}
+		if st.N == 1 {
+			first = st.Page.Tasks
+		}
 		res.Pages++
-		for _, t := range p.Tasks {
-			if first && !t.TS.IsZero() && t.TS.After(res.Newest) {
-				res.Newest = t.TS
-			}
+		for _, t := range st.Page.Tasks {
 			res.Rows++
 			if _, ok := res.Tasks[t.ID]; !ok {
 				res.Order = append(res.Order, t.ID)
 			}
 			res.Tasks[t.ID] = t
 		}
-		first = false
 	}
-	if res.Newest.IsZero() {
+	since, newest, ok := CatchUpSince(first, c.skew)
+	if !ok {
 		return res, nil
 	}
+	res.Newest, res.Since = newest, since
 	if c.between != nil {
 		if err := c.between(ctx); err != nil {
 			return res, err
 		}
 	}
-	res.Since = res.Newest.Add(-c.skew).UTC().Format("2006-01-02T15:04:05.000000Z")
 	cr := req
 	cr.PageToken = ""
 	cr.StatusTimestampAfter = &res.Since
-	for p, err := range Pages(ctx, l, cr, c.walk...) {
+	for st, err := range Walk(ctx, l, cr, c.walk...) {
 		if err != nil {
 			return res, err
 		}
 		res.CatchUpPages++
-		for _, t := range p.Tasks {
+		for _, t := range st.Page.Tasks {
 			res.CatchUpRows++
 			old, ok := res.Tasks[t.ID]
 			if !ok {

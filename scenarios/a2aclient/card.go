@@ -1,4 +1,4 @@
-package wire
+package a2aclient
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/pagewalk/pagewalk/docs/controlapi"
 )
 
 // Binding names an A2A protocol binding pagewalk speaks.
@@ -23,7 +25,7 @@ const (
 const ProtocolVersion = "1.0"
 
 // ControlExtensionURI identifies the control API in an Agent Card.
-const ControlExtensionURI = "https://github.com/pagewalk/pagewalk/blob/main/docs/control-api.md"
+const ControlExtensionURI = controlapi.ExtensionURI
 
 // Interface is one A2A endpoint from the Agent Card.
 type Interface struct {
@@ -59,7 +61,7 @@ func (c *Card) Interface(b Binding) (Interface, bool) {
 func CardURL(target string) (string, error) {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("--target: want an http(s) URL of an agent card or a base URL, got %q", target)
+		return "", paramErr("target", "want an http(s) URL of an agent card or a base URL, got %q", target)
 	}
 	if strings.HasSuffix(u.Path, ".json") {
 		return u.String(), nil

@@ -1,4 +1,4 @@
-package wire
+package a2aclient
 
 import (
 	"bytes"
@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
+
+	"github.com/pagewalk/pagewalk/docs/controlapi"
 )
 
 // Control drives a server's control API (docs/control-api.md): seeding,
@@ -19,44 +22,18 @@ type Control struct {
 	Token string
 }
 
-// SeedTask is one task for Seed. Timestamp is in microseconds since the
-// epoch.
-type SeedTask struct {
-	ID              string `json:"id"`
-	Owner           string `json:"owner"`
-	Tenant          string `json:"tenant,omitempty"`
-	ContextID       string `json:"contextId,omitempty"`
-	State           string `json:"state"`
-	TimestampMicros int64  `json:"timestampMicros"`
-	HistoryMessages int    `json:"historyMessages,omitempty"`
-	Artifacts       int    `json:"artifacts,omitempty"`
-}
-
-// Generate asks the server to generate Count tasks.
-type Generate struct {
-	Count           int      `json:"count"`
-	Owner           string   `json:"owner"`
-	Tenant          string   `json:"tenant,omitempty"`
-	IDPrefix        string   `json:"idPrefix,omitempty"`
-	ContextIDs      []string `json:"contextIds,omitempty"`
-	States          []string `json:"states,omitempty"`
-	StartMicros     *int64   `json:"startMicros,omitempty"`
-	StepMicros      *int64   `json:"stepMicros,omitempty"`
-	HistoryMessages int      `json:"historyMessages,omitempty"`
-	Artifacts       int      `json:"artifacts,omitempty"`
-}
-
-// ControlInfo is the reply of GET /info.
-type ControlInfo struct {
-	TokenTTLSeconds int64    `json:"tokenTtlSeconds"`
-	Principals      []string `json:"principals"`
-}
-
-// Clock is the reply of the clock endpoints.
-type Clock struct {
-	NowMicros int64 `json:"nowMicros"`
-	Frozen    bool  `json:"frozen"`
-}
+// The control API's request and reply types are its contract package's
+// (docs/controlapi); these aliases keep callers of this client short.
+type (
+	// SeedTask is one task for Seed.
+	SeedTask = controlapi.SeedTask
+	// Generate asks the server to generate tasks.
+	Generate = controlapi.Generate
+	// ControlInfo is the reply of GET /info.
+	ControlInfo = controlapi.Info
+	// Clock is the reply of the clock endpoints.
+	Clock = controlapi.Clock
+)
 
 func (c *Control) call(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
@@ -101,59 +78,57 @@ func (c *Control) call(ctx context.Context, method, path string, in, out any) er
 // Info returns the server's control info (token TTL, principals).
 func (c *Control) Info(ctx context.Context) (ControlInfo, error) {
 	var i ControlInfo
-	return i, c.call(ctx, http.MethodGet, "/info", nil, &i)
+	return i, c.call(ctx, http.MethodGet, controlapi.PathInfo, nil, &i)
 }
 
 // Seed inserts tasks in one transaction.
 func (c *Control) Seed(ctx context.Context, tasks []SeedTask) error {
-	return c.call(ctx, http.MethodPost, "/seed", map[string]any{"tasks": tasks}, nil)
+	return c.call(ctx, http.MethodPost, controlapi.PathSeed, controlapi.SeedRequest{Tasks: tasks}, nil)
 }
 
 // SeedGenerate inserts generated tasks in one transaction.
 func (c *Control) SeedGenerate(ctx context.Context, g Generate) error {
-	return c.call(ctx, http.MethodPost, "/seed", map[string]any{"generate": g}, nil)
+	return c.call(ctx, http.MethodPost, controlapi.PathSeed, controlapi.SeedRequest{Generate: &g}, nil)
 }
 
 // Move changes a task's state (if state is not "") and sets its timestamp
 // (if ts is not nil; otherwise the server clock's now).
 func (c *Control) Move(ctx context.Context, id, state string, ts *int64) error {
-	body := map[string]any{}
-	if state != "" {
-		body["state"] = state
-	}
-	if ts != nil {
-		body["timestampMicros"] = *ts
-	}
-	return c.call(ctx, http.MethodPost, "/tasks/"+id+":move", body, nil)
+	body := controlapi.MoveRequest{State: state, TimestampMicros: ts}
+	return c.call(ctx, http.MethodPost, controlapi.PathMovePrefix+url.PathEscape(id)+controlapi.PathMoveSuffix, body, nil)
 }
 
 // SetClock freezes the server clock at t.
 func (c *Control) SetClock(ctx context.Context, t time.Time) error {
-	return c.call(ctx, http.MethodPost, "/clock", map[string]any{"nowMicros": t.UnixMicro()}, nil)
+	return c.call(ctx, http.MethodPost, controlapi.PathClock, controlapi.ClockRequest{NowMicros: Ptr(t.UnixMicro())}, nil)
 }
 
 // Advance moves the server clock forward by d.
 func (c *Control) Advance(ctx context.Context, d time.Duration) error {
-	return c.call(ctx, http.MethodPost, "/clock", map[string]any{"advanceMicros": d.Microseconds()}, nil)
+	return c.call(ctx, http.MethodPost, controlapi.PathClock, controlapi.ClockRequest{AdvanceMicros: Ptr(d.Microseconds())}, nil)
 }
 
 // RunClock unfreezes the server clock (it goes on from its current value).
 func (c *Control) RunClock(ctx context.Context) error {
-	return c.call(ctx, http.MethodPost, "/clock", map[string]any{"run": true}, nil)
+	return c.call(ctx, http.MethodPost, controlapi.PathClock, controlapi.ClockRequest{Run: true}, nil)
 }
 
 // Now returns the server clock.
 func (c *Control) Now(ctx context.Context) (Clock, error) {
 	var k Clock
-	return k, c.call(ctx, http.MethodGet, "/clock", nil, &k)
+	return k, c.call(ctx, http.MethodGet, controlapi.PathClock, nil, &k)
 }
 
-// Reset empties the server's store.
-func (c *Control) Reset(ctx context.Context) error {
-	return c.call(ctx, http.MethodPost, "/reset", nil, nil)
+// Reset deletes what r names: the tasks whose id starts with r.IDPrefix or
+// whose context is one of r.ContextIDs (r.All, the whole store, only where
+// the server allows it). It returns how many tasks were deleted.
+func (c *Control) Reset(ctx context.Context, r controlapi.ResetRequest) (int, error) {
+	var out controlapi.ResetReply
+	err := c.call(ctx, http.MethodPost, controlapi.PathReset, r, &out)
+	return out.Deleted, err
 }
 
 // RotateKeys makes the server sign with a new key.
 func (c *Control) RotateKeys(ctx context.Context) error {
-	return c.call(ctx, http.MethodPost, "/keys:rotate", nil, nil)
+	return c.call(ctx, http.MethodPost, controlapi.PathRotate, nil, nil)
 }
