@@ -22,14 +22,16 @@ type TargetOptions struct {
 	// Binding is "jsonrpc", "http" or "all" (default: all the card declares).
 	Binding      string
 	BlackBoxText string
-	HTTP         *http.Client
+	// HTTP sends every request (default a2aclient.NewHTTPClient with its
+	// default bounds).
+	HTTP *http.Client
 }
 
 // ExternalTarget discovers an external target from its Agent Card.
 func ExternalTarget(ctx context.Context, o TargetOptions) (*scenarios.Target, error) {
 	hc := o.HTTP
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		hc = a2aclient.NewHTTPClient(a2aclient.HTTPOptions{})
 	}
 	if _, err := a2aclient.CardURL(o.URL); err != nil {
 		return nil, err

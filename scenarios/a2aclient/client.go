@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,6 +16,9 @@ import (
 // Client speaks A2A over one interface as one principal. Its zero value is
 // not usable; fill Iface and Token.
 type Client struct {
+	// HTTP sends the requests; use NewHTTPClient. Whatever client is given,
+	// replies are capped, requests time out and redirects are not followed
+	// (see bounded).
 	HTTP *http.Client
 	// Iface is the endpoint and its binding.
 	Iface Interface
@@ -29,13 +31,6 @@ type Client struct {
 	Record func(*Exchange)
 
 	seq atomic.Int64
-}
-
-func (c *Client) httpClient() *http.Client {
-	if c.HTTP != nil {
-		return c.HTTP
-	}
-	return http.DefaultClient
 }
 
 func (c *Client) tenant() string {
@@ -170,23 +165,24 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	hr.Header = b.Header
+	hc := bounded(c.HTTP)
 	x.Sent = time.Now()
-	resp, err := c.httpClient().Do(hr)
+	resp, err := send(hc, hr)
 	if err != nil {
 		x.Received, x.Err = time.Now(), err.Error()
 		c.record(x)
 		return &Response{X: x}, fmt.Errorf("%s %s: %w", b.Method, b.URL, err)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	resp.Body.Close()
-	x.Received, x.Status, x.RespBody = time.Now(), resp.StatusCode, string(body)
+	body, err := readBody(hc, resp)
+	x.Received, x.Status, x.ContentType = time.Now(), resp.StatusCode, resp.Header.Get("Content-Type")
+	x.keepBody(body)
 	if err != nil {
 		x.Err = err.Error()
 		c.record(x)
-		return &Response{X: x}, fmt.Errorf("%s %s: reading reply: %w", b.Method, b.URL, err)
+		return &Response{X: x}, fmt.Errorf("%s %s: reading the reply: %w", b.Method, b.URL, err)
 	}
 	c.record(x)
-	return Decode(c.Iface.Binding, x), nil
+	return DecodeBody(c.Iface.Binding, x, body), nil
 }
 
 func (c *Client) record(x *Exchange) {
@@ -198,7 +194,12 @@ func (c *Client) record(x *Exchange) {
 // Decode decodes the reply recorded in x for binding b. Tests use it to
 // build responses from hand-written wire bodies.
 func Decode(b Binding, x *Exchange) *Response {
-	body := []byte(x.RespBody)
+	return DecodeBody(b, x, []byte(x.RespBody))
+}
+
+// DecodeBody decodes body, the whole reply of exchange x, for binding b.
+// (x.RespBody may hold only the reply's first KeptResponseBytes.)
+func DecodeBody(b Binding, x *Exchange, body []byte) *Response {
 	if x.Binding == "" {
 		x.Binding = b
 	}
@@ -207,7 +208,7 @@ func Decode(b Binding, x *Exchange) *Response {
 	case JSONRPC:
 		env, err := decodeFields(body)
 		if err != nil {
-			r.Malformed = "reply is not a JSON-RPC object: " + err.Error()
+			r.Malformed = x.replyKind() + "is not a JSON-RPC object: " + err.Error()
 			return r
 		}
 		if e, ok := env["error"]; ok {
@@ -216,7 +217,7 @@ func Decode(b Binding, x *Exchange) *Response {
 		}
 		res, ok := env["result"]
 		if !ok {
-			r.Malformed = "reply has neither result nor error"
+			r.Malformed = x.replyKind() + "has neither result nor error"
 			return r
 		}
 		if r.Result, err = decodeFields(res); err != nil {
@@ -231,6 +232,8 @@ func Decode(b Binding, x *Exchange) *Response {
 		if r.Result, err = decodeFields(body); err != nil {
 			r.Malformed = "body is not a JSON object: " + err.Error()
 		}
+	default:
+		r.Malformed = fmt.Sprintf("unknown binding %q", b)
 	}
 	return r
 }

@@ -1,0 +1,328 @@
+package a2aclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// This file holds the bounds of every HTTP exchange pagewalk makes: a cap on
+// the reply's size, a timeout per request, and no redirects. A target under
+// test is not trusted: whatever it sends, pagewalk's memory and time stay
+// bounded, and it never talks to a server it was not pointed at.
+
+// Bounds of an exchange when HTTPOptions leaves them zero.
+const (
+	// DefaultMaxResponseBytes caps a reply body: 8 MiB, about 800 pages of
+	// 100 plain tasks each, so far above any honest ListTasks page.
+	DefaultMaxResponseBytes int64 = 8 << 20
+	// DefaultRequestTimeout bounds one request, from sending it to the
+	// last byte of its reply.
+	DefaultRequestTimeout = 30 * time.Second
+	// KeptResponseBytes is how much of a reply body an Exchange keeps for
+	// witnesses and transcripts; the reply is decoded whole, within
+	// MaxResponseBytes, but only this much of it stays in memory after.
+	KeptResponseBytes = 64 << 10
+)
+
+// HTTPOptions are the bounds of the HTTP client NewHTTPClient builds.
+type HTTPOptions struct {
+	// Timeout bounds each request, from sending it to the last byte of the
+	// reply (default DefaultRequestTimeout). The caller's context bounds it
+	// too.
+	Timeout time.Duration
+	// MaxResponseBytes caps each reply body (default
+	// DefaultMaxResponseBytes). A longer reply fails with *TooLargeError.
+	MaxResponseBytes int64
+	// Transport sends the requests (default: a clone of
+	// http.DefaultTransport).
+	Transport http.RoundTripper
+}
+
+// NewHTTPClient returns the HTTP client every pagewalk exchange should use:
+// each request bounded by o.Timeout, each reply body by o.MaxResponseBytes,
+// and redirects never followed (the Client, Discover and Control report
+// them as *RedirectError).
+func NewHTTPClient(o HTTPOptions) *http.Client {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultRequestTimeout
+	}
+	if o.MaxResponseBytes <= 0 {
+		o.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	base := o.Transport
+	if base == nil {
+		base = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	return &http.Client{
+		Timeout:       o.Timeout,
+		Transport:     &boundedTransport{base: base, limit: o.MaxResponseBytes},
+		CheckRedirect: noRedirects,
+	}
+}
+
+// defaultHTTP is the client used when a caller gives none.
+var defaultHTTP = NewHTTPClient(HTTPOptions{})
+
+// bounded returns hc with pagewalk's bounds: a client from NewHTTPClient as
+// it is; any other (a caller's own, or nil) as a shallow copy that keeps its
+// transport but caps replies at DefaultMaxResponseBytes, times out after
+// DefaultRequestTimeout if it had no timeout, and follows no redirect. The
+// copy costs one small allocation per request, and means no exchange is
+// unbounded whichever client a caller passes.
+func bounded(hc *http.Client) *http.Client {
+	if hc == nil {
+		return defaultHTTP
+	}
+	c := *hc
+	if _, ok := c.Transport.(*boundedTransport); !ok {
+		base := c.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		c.Transport = &boundedTransport{base: base, limit: DefaultMaxResponseBytes}
+	}
+	c.CheckRedirect = noRedirects
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultRequestTimeout
+	}
+	return &c
+}
+
+// MaxResponseBytes returns the reply cap of hc as bounded applies it.
+func MaxResponseBytes(hc *http.Client) int64 {
+	if hc != nil {
+		if t, ok := hc.Transport.(*boundedTransport); ok {
+			return t.limit
+		}
+	}
+	return DefaultMaxResponseBytes
+}
+
+// noRedirects makes the http.Client hand back a redirect instead of
+// following it: a redirect to another host would send pagewalk's requests
+// (and bearer tokens) to a server it was not pointed at, and its verdicts
+// would then be about that server.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// boundedTransport caps reply bodies. The http.Client cannot: its Timeout
+// bounds time, not size, and io.LimitReader would silently truncate a reply
+// into one that merely looks malformed.
+type boundedTransport struct {
+	base  http.RoundTripper
+	limit int64
+}
+
+// RoundTrip sends req and wraps the reply body in the cap. A reply that
+// declares a longer Content-Length fails at once, unread.
+func (t *boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentLength > t.limit {
+		resp.Body.Close()
+		return nil, &TooLargeError{Limit: t.limit, Seen: resp.ContentLength, Declared: true}
+	}
+	resp.Body = &cappedBody{rc: resp.Body, limit: t.limit}
+	return resp, nil
+}
+
+// cappedBody fails with *TooLargeError once more than limit bytes are read.
+type cappedBody struct {
+	rc    io.ReadCloser
+	limit int64
+	n     int64
+	err   error
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	// Read at most one byte past the cap: that byte proves the excess.
+	if room := b.limit + 1 - b.n; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := b.rc.Read(p)
+	b.n += int64(n)
+	if b.n > b.limit {
+		b.err = &TooLargeError{Limit: b.limit, Seen: b.n}
+		return n, b.err
+	}
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
+
+// TooLargeError is a reply longer than the cap on reply size.
+type TooLargeError struct {
+	// Limit is the cap (HTTPOptions.MaxResponseBytes).
+	Limit int64
+	// Seen is how many bytes were read before giving up (Limit+1: at least
+	// that many were sent), or the declared Content-Length.
+	Seen int64
+	// Declared is true when Seen is the reply's Content-Length, refused
+	// before reading.
+	Declared bool
+}
+
+// Param names the parameter that sets the cap.
+func (e *TooLargeError) Param() string { return "max-response-bytes" }
+
+// Error names the cap and the size seen.
+func (e *TooLargeError) Error() string {
+	if e.Declared {
+		return fmt.Sprintf("the reply exceeds the %s cap on reply size (%s): it declares Content-Length %d", byteSize(e.Limit), e.Param(), e.Seen)
+	}
+	return fmt.Sprintf("the reply exceeds the %s cap on reply size (%s): read %d+ bytes", byteSize(e.Limit), e.Param(), e.Seen)
+}
+
+// RedirectError is a reply that redirects (301, 302, 303, 307 or 308).
+// pagewalk never follows one: the verdicts would be about another server.
+type RedirectError struct {
+	// Status is the reply's status line, e.g. "307 Temporary Redirect".
+	Status string
+	// From is the URL requested; Location the URL the reply points to,
+	// resolved against From.
+	From, Location string
+}
+
+// Error names the redirect and where it points.
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("the target answered %s to %s; pagewalk does not follow redirects (they may lead to another server): give the final URL", e.Status, e.Location)
+}
+
+// TimeoutError is a request that got no complete reply within its timeout.
+type TimeoutError struct {
+	// Limit is the per-request timeout (HTTPOptions.Timeout).
+	Limit time.Duration
+	// Reading is true when the headers had come and the body was still
+	// arriving.
+	Reading bool
+}
+
+// Param names the parameter that sets the timeout.
+func (e *TimeoutError) Param() string { return "request-timeout" }
+
+// Error names the timeout.
+func (e *TimeoutError) Error() string {
+	if e.Reading {
+		return fmt.Sprintf("the reply body did not finish within the %s request timeout (%s)", e.Limit, e.Param())
+	}
+	return fmt.Sprintf("no reply within the %s request timeout (%s)", e.Limit, e.Param())
+}
+
+// Timeout reports true, as net.Error does for timeouts.
+func (e *TimeoutError) Timeout() bool { return true }
+
+// TruncatedError is a reply whose connection ended before the body did.
+type TruncatedError struct {
+	// Read is how many body bytes arrived; Declared the Content-Length
+	// (-1 when the body was chunked).
+	Read, Declared int64
+	Err            error
+}
+
+// Error says how much of the body arrived.
+func (e *TruncatedError) Error() string {
+	if e.Declared >= 0 {
+		return fmt.Sprintf("the connection ended after %d of the %d bytes the reply declared: %v", e.Read, e.Declared, e.Err)
+	}
+	return fmt.Sprintf("the connection ended after %d bytes, before the reply's last chunk: %v", e.Read, e.Err)
+}
+
+// Unwrap returns the read error.
+func (e *TruncatedError) Unwrap() error { return e.Err }
+
+// send makes one bounded exchange: it sends req with bounded(hc) and
+// returns the reply, or a transport error that says what went wrong in
+// pagewalk's terms (*TooLargeError, *RedirectError, *TimeoutError).
+func send(hc *http.Client, req *http.Request) (*http.Response, error) {
+	hc = bounded(hc)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, transportError(req.Context(), hc, err, false)
+	}
+	if isRedirect(resp.StatusCode) {
+		resp.Body.Close()
+		loc := resp.Header.Get("Location")
+		if u, err := resp.Request.URL.Parse(loc); err == nil && loc != "" {
+			loc = u.String()
+		} else if loc == "" {
+			loc = "no Location"
+		}
+		return nil, &RedirectError{Status: resp.Status, From: req.URL.String(), Location: loc}
+	}
+	return resp, nil
+}
+
+// readBody reads a reply body (bounded by the transport's cap) and closes
+// it. On failure it returns what arrived and an error saying why. The body
+// is read whole: Fields keeps each member's raw bytes for the verdicts, so
+// a streaming decoder would not lower the peak, and the cap bounds it.
+func readBody(hc *http.Client, resp *http.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		var tl *TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			return body, tl
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return body, &TruncatedError{Read: int64(len(body)), Declared: resp.ContentLength, Err: err}
+		}
+		return body, transportError(resp.Request.Context(), bounded(hc), err, true)
+	}
+	return body, nil
+}
+
+// transportError unwraps the http.Client's *url.Error (Do adds the method
+// and URL itself) and names a request timeout as such. A timeout of the
+// caller's context (a total budget) stays the context's error.
+func transportError(ctx context.Context, hc *http.Client, err error, reading bool) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		return tl
+	}
+	if ctx.Err() != nil {
+		if cause := context.Cause(ctx); cause != ctx.Err() {
+			return fmt.Errorf("%w: %w", ctx.Err(), cause)
+		}
+		return ctx.Err()
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return &TimeoutError{Limit: hc.Timeout, Reading: reading}
+	}
+	return err
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// byteSize renders n as "8 MiB", "512 KiB" or "100 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
