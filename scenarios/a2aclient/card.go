@@ -88,7 +88,7 @@ func Discover(ctx context.Context, hc *http.Client, target string) (*Card, error
 	if err != nil {
 		return nil, fmt.Errorf("agent card %s: %w", cardURL, err)
 	}
-	body, err := readBody(hc, resp)
+	body, err := readBody(ctx, hc, resp)
 	if err != nil {
 		return nil, fmt.Errorf("agent card %s: %w", cardURL, err)
 	}

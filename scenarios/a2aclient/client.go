@@ -173,7 +173,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		c.record(x)
 		return &Response{X: x}, fmt.Errorf("%s %s: %w", b.Method, b.URL, err)
 	}
-	body, err := readBody(hc, resp)
+	body, err := readBody(ctx, hc, resp)
 	x.Received, x.Status, x.ContentType = time.Now(), resp.StatusCode, resp.Header.Get("Content-Type")
 	x.keepBody(body)
 	if err != nil {

@@ -55,7 +55,7 @@ func (c *Control) call(ctx context.Context, method, path string, in, out any) er
 	if err != nil {
 		return fmt.Errorf("control %s %s: %w", method, path, err)
 	}
-	b, err := readBody(hc, resp)
+	b, err := readBody(ctx, hc, resp)
 	if err != nil {
 		return fmt.Errorf("control %s %s: %w", method, path, err)
 	}

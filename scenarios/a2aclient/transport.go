@@ -240,11 +240,10 @@ func (e *TruncatedError) Error() string {
 // Unwrap returns the read error.
 func (e *TruncatedError) Unwrap() error { return e.Err }
 
-// send makes one bounded exchange: it sends req with bounded(hc) and
+// send makes one bounded exchange: it sends req with hc (from bounded) and
 // returns the reply, or a transport error that says what went wrong in
 // pagewalk's terms (*TooLargeError, *RedirectError, *TimeoutError).
 func send(hc *http.Client, req *http.Request) (*http.Response, error) {
-	hc = bounded(hc)
 	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, transportError(req.Context(), hc, err, false)
@@ -263,10 +262,11 @@ func send(hc *http.Client, req *http.Request) (*http.Response, error) {
 }
 
 // readBody reads a reply body (bounded by the transport's cap) and closes
-// it. On failure it returns what arrived and an error saying why. The body
+// it; ctx is the caller's context (not resp.Request's, which carries the
+// client's own deadline). On failure it returns what arrived and an error saying why. The body
 // is read whole: Fields keeps each member's raw bytes for the verdicts, so
 // a streaming decoder would not lower the peak, and the cap bounds it.
-func readBody(hc *http.Client, resp *http.Response) ([]byte, error) {
+func readBody(ctx context.Context, hc *http.Client, resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
@@ -277,7 +277,7 @@ func readBody(hc *http.Client, resp *http.Response) ([]byte, error) {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			return body, &TruncatedError{Read: int64(len(body)), Declared: resp.ContentLength, Err: err}
 		}
-		return body, transportError(resp.Request.Context(), bounded(hc), err, true)
+		return body, transportError(ctx, hc, err, true)
 	}
 	return body, nil
 }
