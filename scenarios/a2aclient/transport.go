@@ -205,21 +205,25 @@ type TimeoutError struct {
 	// Reading is true when the headers had come and the body was still
 	// arriving.
 	Reading bool
+	// Err is the error the HTTP client gave (a net.Error whose Timeout is
+	// true).
+	Err error
 }
 
-// Param names the parameter that sets the timeout.
-func (e *TimeoutError) Param() string { return "request-timeout" }
-
-// Error names the timeout.
+// Error names the timeout. (The CLI flags that set it differ by command,
+// so it is called what it is: the per-request timeout.)
 func (e *TimeoutError) Error() string {
 	if e.Reading {
-		return fmt.Sprintf("the reply body did not finish within the %s request timeout (%s)", e.Limit, e.Param())
+		return fmt.Sprintf("the reply body did not finish within the %s per-request timeout", e.Limit)
 	}
-	return fmt.Sprintf("no reply within the %s request timeout (%s)", e.Limit, e.Param())
+	return fmt.Sprintf("no reply within the %s per-request timeout", e.Limit)
 }
 
 // Timeout reports true, as net.Error does for timeouts.
 func (e *TimeoutError) Timeout() bool { return true }
+
+// Unwrap returns the HTTP client's error.
+func (e *TimeoutError) Unwrap() error { return e.Err }
 
 // TruncatedError is a reply whose connection ended before the body did.
 type TruncatedError struct {
@@ -302,7 +306,7 @@ func transportError(ctx context.Context, hc *http.Client, err error, reading boo
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
-		return &TimeoutError{Limit: hc.Timeout, Reading: reading}
+		return &TimeoutError{Limit: hc.Timeout, Reading: reading, Err: err}
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -138,8 +139,13 @@ func TestRequestTimeout(t *testing.T) {
 		var te *TimeoutError
 		if !errors.As(err, &te) || te.Limit != 50*time.Millisecond || te.Reading != reading {
 			t.Errorf("%s: err = %v, want *TimeoutError{50ms, Reading %v}", path, err, reading)
-		} else if !strings.Contains(err.Error(), "50ms request timeout (request-timeout)") {
+		} else if !strings.Contains(err.Error(), "50ms per-request timeout") {
 			t.Errorf("%s: error %q does not name the timeout", path, err)
+		}
+		// Callers that look for a net.Error timeout still find one.
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Errorf("%s: err = %v is not a net.Error timeout", path, err)
 		}
 	}
 	// The caller's context ending is not a request timeout.
