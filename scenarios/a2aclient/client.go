@@ -29,6 +29,10 @@ type Client struct {
 	Tenant string
 	// Record, if set, receives every exchange.
 	Record func(*Exchange)
+	// MaxPageTasks bounds the tasks of one ListTasks reply (default
+	// DefaultMaxPageTasks); a reply with more fails with
+	// *TooManyTasksError, undecoded.
+	MaxPageTasks int
 
 	seq atomic.Int64
 }
@@ -181,8 +185,30 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		c.record(x)
 		return &Response{X: x}, fmt.Errorf("%s %s: reading the reply: %w", b.Method, b.URL, err)
 	}
+	r := DecodeBody(c.Iface.Binding, x, body)
+	if err := c.checkTasks(req, r); err != nil {
+		x.Err = err.Error()
+		c.record(x)
+		return &Response{X: x}, fmt.Errorf("%s %s: %w", b.Method, b.URL, err)
+	}
 	c.record(x)
-	return DecodeBody(c.Iface.Binding, x, body), nil
+	return r, nil
+}
+
+// checkTasks refuses a ListTasks reply with more tasks than MaxPageTasks
+// before anything decodes them.
+func (c *Client) checkTasks(req Request, r *Response) error {
+	if req.Op != "ListTasks" || r.Result == nil {
+		return nil
+	}
+	limit := c.MaxPageTasks
+	if limit <= 0 {
+		limit = DefaultMaxPageTasks
+	}
+	if n, ok := countArray(r.Result["tasks"]); ok && n > limit {
+		return &TooManyTasksError{Limit: limit, Seen: n}
+	}
+	return nil
 }
 
 func (c *Client) record(x *Exchange) {

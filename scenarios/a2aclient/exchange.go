@@ -66,6 +66,9 @@ func (x *Exchange) keepBody(body []byte) {
 	x.RespBody = string(body)
 }
 
+// replyBytes is the length of the reply body.
+func (x *Exchange) replyBytes() int64 { return max(x.RespTotal, int64(len(x.RespBody))) }
+
 // replyKind names a reply in a malformed-reply message: "reply " for a
 // success status, else its status and Content-Type (an HTML error page from
 // a proxy reads very differently from a broken JSON-RPC server).

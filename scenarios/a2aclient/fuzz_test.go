@@ -57,6 +57,13 @@ func FuzzDecode(f *testing.F) {
 		}
 		_ = r.Describe()
 		_ = x.Transcript()
+		if r.Result != nil {
+			var items []json.RawMessage
+			n, ok := countArray(r.Result["tasks"])
+			if json.Unmarshal(r.Result["tasks"], &items) == nil && items != nil && (!ok || n != len(items)) {
+				t.Fatalf("countArray says %d, %v for an array of %d", n, ok, len(items))
+			}
+		}
 		p := ParsePage(r)
 		if p.NextNull && !p.NextPresent || p.NextPageToken != "" && (!p.NextPresent || p.NextNull) {
 			t.Fatalf("nextPageToken %q present %v null %v", p.NextPageToken, p.NextPresent, p.NextNull)
