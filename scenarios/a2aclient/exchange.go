@@ -90,6 +90,18 @@ func abbreviate(s string, n int) string {
 	return s[:n] + fmt.Sprintf("... (%d more bytes)", len(s)-n)
 }
 
+// oneLine renders the start of body on one line, whitespace runs collapsed,
+// at most n bytes and a note of the full size: a proxy's HTML error page
+// then reads in a one-line summary.
+func oneLine(body []byte, n int) string {
+	head := body[:min(len(body), 4*n)]
+	s := strings.Join(strings.Fields(string(head)), " ")
+	if len(s) <= n && len(head) == len(body) {
+		return s
+	}
+	return s[:min(len(s), n)] + fmt.Sprintf("... (%d bytes in all)", len(body))
+}
+
 // ProtoError is an A2A error decoded from either binding: a JSON-RPC error
 // object, or an HTTP+JSON google.rpc.Status body.
 type ProtoError struct {
@@ -231,7 +243,7 @@ func parseStatusError(status int, body []byte) *ProtoError {
 	}
 	if err := json.Unmarshal(body, &doc); err != nil || doc.Error == nil {
 		pe.Envelope = "body is not a google.rpc.Status object {\"error\":{\"code\",\"status\",\"message\",\"details\"}}"
-		pe.Message = abbreviate(string(body), 200)
+		pe.Message = oneLine(body, 200)
 		return pe
 	}
 	e := doc.Error
