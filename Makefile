@@ -48,4 +48,4 @@ clean:
 
 # golden regenerates conformance.yaml from the cases in the code.
 golden:
-	$(GO) test ./scenarios -run TestGoldenList -args -update
+	$(GO) test ./scenarios -run 'TestGoldenList|TestRequirementsDoc' -args -update
