@@ -194,8 +194,8 @@ func FuzzReply(f *testing.F) {
 					t.Fatalf("TooLargeError %+v", tl)
 				}
 			case errors.As(err, &re):
-				if re.Location == "" {
-					t.Fatal("redirect without a location")
+				if !isRedirect(p.X.Status) && p.X.Status != 0 || re.Status == "" {
+					t.Fatalf("RedirectError %+v", re)
 				}
 			}
 			if p.X != nil && p.X.Err == "" {

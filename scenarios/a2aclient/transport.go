@@ -18,8 +18,8 @@ import (
 
 // Bounds of an exchange when HTTPOptions leaves them zero.
 const (
-	// DefaultMaxResponseBytes caps a reply body: 8 MiB, about 800 pages of
-	// 100 plain tasks each, so far above any honest ListTasks page.
+	// DefaultMaxResponseBytes caps a reply body: 8 MiB, some 400 times a
+	// ListTasks page of 100 plain tasks, so far above any honest reply.
 	DefaultMaxResponseBytes int64 = 8 << 20
 	// DefaultRequestTimeout bounds one request, from sending it to the
 	// last byte of its reply.
@@ -69,10 +69,10 @@ func NewHTTPClient(o HTTPOptions) *http.Client {
 // defaultHTTP is the client used when a caller gives none.
 var defaultHTTP = NewHTTPClient(HTTPOptions{})
 
-// bounded returns hc with pagewalk's bounds: a client from NewHTTPClient as
-// it is; any other (a caller's own, or nil) as a shallow copy that keeps its
-// transport but caps replies at DefaultMaxResponseBytes, times out after
-// DefaultRequestTimeout if it had no timeout, and follows no redirect. The
+// bounded returns a shallow copy of hc with pagewalk's bounds: it keeps the
+// cap of a client from NewHTTPClient and caps any other transport at
+// DefaultMaxResponseBytes, times out after DefaultRequestTimeout if hc had
+// no timeout, and follows no redirect (nil gives the default client). The
 // copy costs one small allocation per request, and means no exchange is
 // unbounded whichever client a caller passes.
 func bounded(hc *http.Client) *http.Client {
@@ -92,16 +92,6 @@ func bounded(hc *http.Client) *http.Client {
 		c.Timeout = DefaultRequestTimeout
 	}
 	return &c
-}
-
-// MaxResponseBytes returns the reply cap of hc as bounded applies it.
-func MaxResponseBytes(hc *http.Client) int64 {
-	if hc != nil {
-		if t, ok := hc.Transport.(*boundedTransport); ok {
-			return t.limit
-		}
-	}
-	return DefaultMaxResponseBytes
 }
 
 // noRedirects makes the http.Client hand back a redirect instead of
@@ -189,13 +179,17 @@ type RedirectError struct {
 	// Status is the reply's status line, e.g. "307 Temporary Redirect".
 	Status string
 	// From is the URL requested; Location the URL the reply points to,
-	// resolved against From.
+	// resolved against From ("" when the reply names none).
 	From, Location string
 }
 
 // Error names the redirect and where it points.
 func (e *RedirectError) Error() string {
-	return fmt.Sprintf("the target answered %s to %s; pagewalk does not follow redirects (they may lead to another server): give the final URL", e.Status, e.Location)
+	to := "to " + e.Location
+	if e.Location == "" {
+		to = "without a Location"
+	}
+	return fmt.Sprintf("the target answered %s %s; pagewalk does not follow redirects (they may lead to another server): give the final URL", e.Status, to)
 }
 
 // TimeoutError is a request that got no complete reply within its timeout.
@@ -257,8 +251,6 @@ func send(hc *http.Client, req *http.Request) (*http.Response, error) {
 		loc := resp.Header.Get("Location")
 		if u, err := resp.Request.URL.Parse(loc); err == nil && loc != "" {
 			loc = u.String()
-		} else if loc == "" {
-			loc = "no Location"
 		}
 		return nil, &RedirectError{Status: resp.Status, From: req.URL.String(), Location: loc}
 	}
@@ -267,9 +259,10 @@ func send(hc *http.Client, req *http.Request) (*http.Response, error) {
 
 // readBody reads a reply body (bounded by the transport's cap) and closes
 // it; ctx is the caller's context (not resp.Request's, which carries the
-// client's own deadline). On failure it returns what arrived and an error saying why. The body
-// is read whole: Fields keeps each member's raw bytes for the verdicts, so
-// a streaming decoder would not lower the peak, and the cap bounds it.
+// client's own deadline). On failure it returns what arrived and an error
+// saying why. The body is read whole: Fields keeps each member's raw bytes
+// for the verdicts, so a streaming decoder would not lower the peak, and
+// the cap bounds it.
 func readBody(ctx context.Context, hc *http.Client, resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)

@@ -1,6 +1,7 @@
 package hostile_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -258,6 +259,31 @@ func (h *hostileTarget) page(p listParams) (map[string]any, error) {
 	return map[string]any{"tasks": out, "nextPageToken": next, "pageSize": len(out), "totalSize": len(ts)}, nil
 }
 
+// streamPage writes a page whose tasks task(0), task(1), ... gives until it
+// returns "", a task at a time, so that this process (whose peak RSS the
+// children's figures include, see runPagewalk) stays small.
+func streamPage(w http.ResponseWriter, wrap func(any) []byte, next string, task func(int) string) {
+	env := string(wrap(map[string]any{"tasks": []any{}, "nextPageToken": next}))
+	head, tail, _ := strings.Cut(env, "[]")
+	w.Header().Set("Content-Type", "application/json")
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(head + "[")
+	for i := 0; ; i++ {
+		t := task(i)
+		if t == "" {
+			break
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if _, err := bw.WriteString(t); err != nil {
+			return
+		}
+	}
+	bw.WriteString("]" + tail)
+	bw.Flush()
+}
+
 // list answers ListTasks with the target's behaviour.
 func (h *hostileTarget) list(w http.ResponseWriter, r *http.Request, p listParams, wrap func(any) []byte) {
 	benignBody := func() []byte {
@@ -305,13 +331,14 @@ func (h *hostileTarget) list(w http.ResponseWriter, r *http.Request, p listParam
 		if p.PageToken != "" {
 			n, _ = strconv.Atoi(strings.TrimPrefix(p.PageToken, "dense-"))
 		}
-		var b strings.Builder
-		for i := 0; b.Len() < 8<<20-4096; i++ {
-			fmt.Fprintf(&b, `{"id":"%d-%d","status":{}},`, n, i)
-		}
-		env := string(wrap(map[string]any{"tasks": []any{}, "nextPageToken": fmt.Sprintf("dense-%d", n+1)}))
-		head, tail, _ := strings.Cut(env, "[]")
-		writeJSON(w, []byte(head+"["+strings.TrimSuffix(b.String(), ",")+"]"+tail))
+		size := 0 // just under the 8 MiB cap
+		streamPage(w, wrap, fmt.Sprintf("dense-%d", n+1), func(i int) string {
+			t := fmt.Sprintf(`{"id":"%d-%d","status":{}}`, n, i)
+			if size += len(t) + 1; size >= 8<<20-4096 {
+				return ""
+			}
+			return t
+		})
 	case fatPages:
 		// Within both the reply cap and the task cap: only a budget on what a
 		// walk keeps bounds this.
@@ -320,13 +347,12 @@ func (h *hostileTarget) list(w http.ResponseWriter, r *http.Request, p listParam
 			n, _ = strconv.Atoi(strings.TrimPrefix(p.PageToken, "fat-"))
 		}
 		pad := strings.Repeat("p", 700)
-		var b strings.Builder
-		for i := range 10_000 {
-			fmt.Fprintf(&b, `{"id":"%d-%d","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"%s"}},`, n, i, pad)
-		}
-		env := string(wrap(map[string]any{"tasks": []any{}, "nextPageToken": fmt.Sprintf("fat-%d", n+1)}))
-		head, tail, _ := strings.Cut(env, "[]")
-		writeJSON(w, []byte(head+"["+strings.TrimSuffix(b.String(), ",")+"]"+tail))
+		streamPage(w, wrap, fmt.Sprintf("fat-%d", n+1), func(i int) string {
+			if i == 10_000 {
+				return ""
+			}
+			return fmt.Sprintf(`{"id":"%d-%d","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"%s"}}`, n, i, pad)
+		})
 	case cycle3:
 		next := map[string]string{"": "a", "a": "b", "b": "c", "c": "a"}[p.PageToken]
 		t := fakeTask{ID: "cycle-task-" + next, Context: p.ContextID, TS: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
