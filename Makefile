@@ -57,3 +57,16 @@ SOAK ?= 60s
 .PHONY: soak
 soak:
 	PAGEWALK_SOAK=$(SOAK) $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 0 ./suites/soak/
+
+# fuzz runs every Fuzz* target of the module, one at a time (go test -fuzz
+# takes one), for FUZZTIME each, from the committed seed corpora
+# (testdata/fuzz/) and the local cache. docs/reliability.md records runs.
+FUZZTIME ?= 30s
+.PHONY: fuzz
+fuzz:
+	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+		for name in $$(grep -h '^func Fuzz' $$dir/*_test.go | sed 's/^func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+			echo "== $$dir $$name"; \
+			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$dir; \
+		done; \
+	done
