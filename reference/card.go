@@ -36,13 +36,13 @@ func (s *Server) card(base string) map[string]any {
 		}}
 	}
 	return map[string]any{
-		"name":        "pagewalk reference agent",
-		"description": "Reference A2A 1.0 server for ListTasks pagination conformance: keyset paging, signed bound page tokens.",
-		"version":     s.cfg.version,
+		"name":                "pagewalk reference agent",
+		"description":         "Reference A2A 1.0 server for ListTasks pagination conformance: keyset paging, signed bound page tokens.",
+		"version":             s.cfg.version,
 		"supportedInterfaces": s.interfaces(base),
-		"capabilities":       caps,
-		"defaultInputModes":  []string{"text/plain"},
-		"defaultOutputModes": []string{"text/plain"},
+		"capabilities":        caps,
+		"defaultInputModes":   []string{"text/plain"},
+		"defaultOutputModes":  []string{"text/plain"},
 		"skills": []map[string]any{{
 			"id":          "echo",
 			"name":        "Echo",

@@ -14,19 +14,19 @@ import (
 
 // Result is the outcome of one scenario on one binding.
 type Result struct {
-	ID       string        `json:"id"`
-	Title    string        `json:"title"`
-	Area     string        `json:"area"`
-	Level    Level         `json:"level"`
-	Reqs     []string      `json:"requirements"`
-	Quote    string        `json:"quote"`
-	Binding  string        `json:"binding"`
-	Variant  string        `json:"variant,omitempty"` // "control", "black-box", or "" for cases that need neither
-	Verdict  Verdict       `json:"verdict"`
-	Findings []Finding     `json:"findings,omitempty"`
-	Skip     string        `json:"skipReason,omitempty"`
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Area     string    `json:"area"`
+	Level    Level     `json:"level"`
+	Reqs     []string  `json:"requirements"`
+	Quote    string    `json:"quote"`
+	Binding  string    `json:"binding"`
+	Variant  string    `json:"variant,omitempty"` // "control", "black-box", or "" for cases that need neither
+	Verdict  Verdict   `json:"verdict"`
+	Findings []Finding `json:"findings,omitempty"`
+	Skip     string    `json:"skipReason,omitempty"`
 	// Notes say what the case's data allowed it to judge (and what not).
-	Notes []string `json:"notes,omitempty"`
+	Notes    []string      `json:"notes,omitempty"`
 	Error    string        `json:"error,omitempty"`
 	Steps    []string      `json:"steps,omitempty"`
 	Requests int           `json:"requests"`

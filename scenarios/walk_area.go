@@ -212,7 +212,6 @@ func shapeOf(h History) []Finding {
 	return fs
 }
 
-
 var _ = Register(Scenario{
 	ID: "LT-WALK-LAST-PAGE", Area: "walk", Level: MUST, Checker: "CheckLastPage",
 	Title: "The last page says nextPageToken \"\" (present, a string, empty), and only the last page does",

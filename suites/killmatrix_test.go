@@ -161,7 +161,7 @@ func names(ks []kill, id string) bool {
 // matrix turns the panic into the row's error.
 type testingTB struct{ testing.TB }
 
-func (testingTB) Helper()                         {}
+func (testingTB) Helper()                           {}
 func (testingTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 
 // reported returns the class of the worst finding of case id whose first
