@@ -79,7 +79,7 @@ func seedOne(ctx context.Context, h a2asrv.RequestHandler, name string, i int) (
 	}
 	// SendMessage waits for the previous execution of the task to end
 	// before it starts the next, so a follow-up right away is safe.
-	return send(ctx, h, contextID, task.ID, "here is the input")
+	return send(ctx, h, contextID, task.ID, "here is what you asked for")
 }
 
 // cancelSettled cancels an INPUT_REQUIRED task. a2a-go v2.3.1's CancelTask,
