@@ -48,7 +48,7 @@ clean:
 
 # golden regenerates conformance.yaml from the cases in the code.
 golden:
-	$(GO) test ./scenarios -run TestGoldenList -args -update
+	$(GO) test ./scenarios -run 'TestGoldenList|TestRequirementsDoc' -args -update
 
 # peer runs only the a2a-go peer test: build suites/peers/a2ago (a nested
 # module on the released SDK), check it black-box, compare with its
