@@ -25,6 +25,11 @@ type TargetOptions struct {
 	// HTTP sends every request (default a2aclient.NewHTTPClient with its
 	// default bounds).
 	HTTP *http.Client
+	// MaxWait, ObserveTasks and ProbeTasks set the black-box data (see
+	// scenarios.Target); ObserveTasks 0 means the default, negative off.
+	MaxWait      time.Duration
+	ObserveTasks int
+	ProbeTasks   int
 }
 
 // ExternalTarget discovers an external target from its Agent Card.
@@ -47,8 +52,16 @@ func ExternalTarget(ctx context.Context, o TargetOptions) (*scenarios.Target, er
 	if err != nil {
 		return nil, err
 	}
+	observe := o.ObserveTasks
+	switch {
+	case observe == 0:
+		observe = scenarios.DefaultObserveTasks
+	case observe < 0:
+		observe = 0
+	}
 	t := &scenarios.Target{HTTP: hc, Card: card, Bindings: bs, Principals: o.Principals, Tenant: o.Tenant,
-		OtherTenant: o.OtherTenant, TokenTTL: o.TokenTTL, BlackBoxText: o.BlackBoxText}
+		OtherTenant: o.OtherTenant, TokenTTL: o.TokenTTL, BlackBoxText: o.BlackBoxText,
+		MaxWait: o.MaxWait, ObserveTasks: observe, ProbeTasks: o.ProbeTasks}
 	if t.Control, err = a2aclient.ResolveControl(card, o.ControlURL, o.ControlToken, hc); err != nil {
 		return nil, err
 	}
