@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -57,6 +58,9 @@ type run struct {
 	pending string
 	args    []string
 	code    int
+	// alsoCodes are other codes the run may end with, where the outcome
+	// depends on the machine (an attack's error rate), not on pagewalk.
+	alsoCodes []int
 	// causes must all match the run's output: the error naming what went
 	// wrong. forbid must not.
 	causes []string
@@ -110,7 +114,11 @@ var expectations = []expectation{
 	{how: fatPages,
 		check: run{pending: "scenarios.Env.Walk does not wrap its lister in a2aclient.ByteBudget yet (without it: 1.3 GB after 11 s)",
 			code: exitFailed, causes: []string{`over its 16 MiB budget`}},
-		load: run{needs: []string{inconclusiveLoad}, code: exitOK, causes: []string{inconclusive, `stopped at page \d+ \((max-pages|max-walk)\)`}, forbid: passed}},
+		// Its attack reads 7 MB replies: on a busy machine some time out, and
+		// the error-rate threshold fails the run (1) before the depth cost
+		// could be judged inconclusive (0). Either way, never PASS.
+		load: run{needs: []string{inconclusiveLoad}, code: exitOK, alsoCodes: []int{exitFailed},
+			causes: []string{`stopped at page \d+ \((max-pages|max-walk)\)`}, forbid: passed}},
 	// A case whose walk outgrows its page cap cannot judge its rule: it is
 	// skipped, so nothing is checked.
 	{how: endlessChain,
@@ -189,7 +197,7 @@ func TestHostileTargets(t *testing.T) {
 					if n := res.stdout.n + res.stderr.n; n > maxOutput {
 						t.Errorf("%d bytes of output, over the %d bound: a hostile reply must not flood the terminal or the CI log", n, maxOutput)
 					}
-					if res.code != want {
+					if res.code != want && !slices.Contains(c.r.alsoCodes, res.code) {
 						t.Errorf("exit code %d, want %d", res.code, want)
 					}
 					for _, cause := range c.r.causes {
