@@ -185,11 +185,10 @@ type RedirectError struct {
 
 // Error names the redirect and where it points.
 func (e *RedirectError) Error() string {
-	to := "to " + e.Location
 	if e.Location == "" {
-		to = "without a Location"
+		return fmt.Sprintf("the target answered %s without a Location: pagewalk follows no redirect: give the final URL", e.Status)
 	}
-	return fmt.Sprintf("the target answered %s %s; pagewalk does not follow redirects (they may lead to another server): give the final URL", e.Status, to)
+	return fmt.Sprintf("the target answered %s: the redirect to %s was not followed (pagewalk follows no redirect; it may lead to another server): give the final URL", e.Status, e.Location)
 }
 
 // TimeoutError is a request that got no complete reply within its timeout.

@@ -101,7 +101,7 @@ func TestRedirectIsNotFollowed(t *testing.T) {
 			if re.Location != other.URL+"/rpc" || !strings.HasPrefix(re.Status, "307") {
 				t.Errorf("RedirectError %+v", re)
 			}
-			if !strings.Contains(err.Error(), "307 Temporary Redirect to "+other.URL+"/rpc") {
+			if !strings.Contains(err.Error(), "307 Temporary Redirect: the redirect to "+other.URL+"/rpc was not followed") {
 				t.Errorf("error %q does not name the redirect and its Location", err)
 			}
 			if _, err := Discover(context.Background(), hc, srv.URL); !errors.As(err, &re) {

@@ -88,7 +88,7 @@ const (
 	tooMany      = `the page holds \d+ tasks, over the 10000 one reply may hold`
 	inconclusive = `verdict: INCONCLUSIVE`
 	passed       = `verdict: PASS`
-	redirected   = `answered 307 Temporary Redirect to http://127\.0\.0\.1:\d+/\S+; pagewalk does not follow redirects`
+	redirected   = `answered 307 Temporary Redirect: the redirect to http://127\.0\.0\.1:\d+/\S+ was not followed`
 	truncated    = `the connection ended after \d+ of the \d+ bytes the reply declared`
 	// falsePass is the conformance engine's defect these hostile targets
 	// found: LT-WALK-EMPTY passes a page whose reply was malformed.
