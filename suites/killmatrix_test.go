@@ -21,8 +21,7 @@ import (
 )
 
 var (
-	updateMatrix = flag.Bool("update", false, "rewrite docs/kill-matrix.md from the run")
-	matrixSeed   = flag.Uint64("pagewalk.seed", 1, "seed of the kill matrix's randomness (the preseeded data); printed, so a run can be replayed")
+	matrixSeed = flag.Uint64("pagewalk.seed", 1, "seed of the kill matrix's randomness (the preseeded data); printed, so a run can be replayed")
 )
 
 // The columns of the kill matrix.
@@ -305,7 +304,7 @@ func TestKillMatrix(t *testing.T) {
 	}
 	doc := matrixDoc(rows, runs)
 	path := filepath.Join(moduleRoot(t), "docs", "kill-matrix.md")
-	if *updateMatrix {
+	if *update {
 		if err := os.WriteFile(path, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}

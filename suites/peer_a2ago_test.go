@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,8 +31,6 @@ const (
 	// principal at start, so a black-box walk of existing tasks has data.
 	peerA2AGoPreseed = 100
 )
-
-var updatePeer = flag.Bool("update", false, "rewrite "+peerA2AGoDir+"/expected.yaml from this run instead of comparing with it")
 
 // peerExpectation is the layout of peers/a2ago/expected.yaml.
 type peerExpectation struct {
@@ -97,7 +94,7 @@ func TestPeerA2AGo(t *testing.T) {
 	got := peerExpectation{SDK: peerA2AGoModule + " " + sdk, Profile: peerA2AGoProfile, Preseed: peerA2AGoPreseed, Cases: peerVerdicts(rep)}
 
 	expectedPath := filepath.Join(peerA2AGoDir, "expected.yaml")
-	if *updatePeer {
+	if *update {
 		if err := writePeerExpectation(expectedPath, got); err != nil {
 			t.Fatal(err)
 		}
