@@ -83,12 +83,7 @@ func Discover(ctx context.Context, hc *http.Client, target string) (*Card, error
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
-	hc = bounded(hc)
-	resp, err := send(hc, req)
-	if err != nil {
-		return nil, fmt.Errorf("agent card %s: %w", cardURL, err)
-	}
-	body, err := readBody(ctx, hc, resp)
+	resp, body, err := exchange(hc, req)
 	if err != nil {
 		return nil, fmt.Errorf("agent card %s: %w", cardURL, err)
 	}

@@ -169,16 +169,15 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	hr.Header = b.Header
-	hc := bounded(c.HTTP)
 	x.Sent = time.Now()
-	resp, err := send(hc, hr)
-	if err != nil {
-		x.Received, x.Err = time.Now(), err.Error()
+	resp, body, err := exchange(c.HTTP, hr)
+	x.Received = time.Now()
+	if resp == nil {
+		x.Err = err.Error()
 		c.record(x)
 		return &Response{X: x}, fmt.Errorf("%s %s: %w", b.Method, b.URL, err)
 	}
-	body, err := readBody(ctx, hc, resp)
-	x.Received, x.Status, x.ContentType = time.Now(), resp.StatusCode, resp.Header.Get("Content-Type")
+	x.Status, x.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
 	x.keepBody(body)
 	if err != nil {
 		x.Err = err.Error()

@@ -50,12 +50,7 @@ func (c *Control) call(ctx context.Context, method, path string, in, out any) er
 	}
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	req.Header.Set("Content-Type", "application/json")
-	hc := bounded(c.HTTP)
-	resp, err := send(hc, req)
-	if err != nil {
-		return fmt.Errorf("control %s %s: %w", method, path, err)
-	}
-	b, err := readBody(ctx, hc, resp)
+	resp, b, err := exchange(c.HTTP, req)
 	if err != nil {
 		return fmt.Errorf("control %s %s: %w", method, path, err)
 	}

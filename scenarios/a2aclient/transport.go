@@ -40,7 +40,7 @@ type HTTPOptions struct {
 	// DefaultMaxResponseBytes). A longer reply fails with *TooLargeError.
 	MaxResponseBytes int64
 	// Transport sends the requests (default: a clone of
-	// http.DefaultTransport).
+	// http.DefaultTransport that keeps up to 64 idle connections per host).
 	Transport http.RoundTripper
 }
 
@@ -57,7 +57,11 @@ func NewHTTPClient(o HTTPOptions) *http.Client {
 	}
 	base := o.Transport
 	if base == nil {
-		base = http.DefaultTransport.(*http.Transport).Clone()
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// One host, many concurrent cases or walkers: keep their
+		// connections (the default keeps 2 and redials the rest).
+		t.MaxIdleConnsPerHost = 64
+		base = t
 	}
 	return &http.Client{
 		Timeout:       o.Timeout,
@@ -69,15 +73,19 @@ func NewHTTPClient(o HTTPOptions) *http.Client {
 // defaultHTTP is the client used when a caller gives none.
 var defaultHTTP = NewHTTPClient(HTTPOptions{})
 
-// bounded returns a shallow copy of hc with pagewalk's bounds: it keeps the
-// cap of a client from NewHTTPClient and caps any other transport at
-// DefaultMaxResponseBytes, times out after DefaultRequestTimeout if hc had
-// no timeout, and follows no redirect (nil gives the default client). The
-// copy costs one small allocation per request, and means no exchange is
-// unbounded whichever client a caller passes.
-func bounded(hc *http.Client) *http.Client {
+// bounded returns a shallow copy of hc to send one exchange with, and the
+// exchange's timeout. It keeps the cap of a client from NewHTTPClient and
+// caps any other transport at DefaultMaxResponseBytes, follows no redirect,
+// and moves hc.Timeout (DefaultRequestTimeout if none; nil hc gives the
+// default client) from the client to the request's context: net/http
+// cancels a request under http.Client.Timeout through its legacy path when
+// the RoundTripper is not its own, and that path drops kept-alive
+// connections (measured: 56-83 connections instead of 4-9 for 400 requests
+// from 8 goroutines). The copy costs one small allocation per request, and
+// means no exchange is unbounded whichever client a caller passes.
+func bounded(hc *http.Client) (*http.Client, time.Duration) {
 	if hc == nil {
-		return defaultHTTP
+		hc = defaultHTTP
 	}
 	c := *hc
 	if _, ok := c.Transport.(*boundedTransport); !ok {
@@ -88,10 +96,12 @@ func bounded(hc *http.Client) *http.Client {
 		c.Transport = &boundedTransport{base: base, limit: DefaultMaxResponseBytes}
 	}
 	c.CheckRedirect = noRedirects
-	if c.Timeout <= 0 {
-		c.Timeout = DefaultRequestTimeout
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultRequestTimeout
 	}
-	return &c
+	c.Timeout = 0
+	return &c, timeout
 }
 
 // noRedirects makes the http.Client hand back a redirect instead of
@@ -237,51 +247,49 @@ func (e *TruncatedError) Error() string {
 // Unwrap returns the read error.
 func (e *TruncatedError) Unwrap() error { return e.Err }
 
-// send makes one bounded exchange: it sends req with hc (from bounded) and
-// returns the reply, or a transport error that says what went wrong in
-// pagewalk's terms (*TooLargeError, *RedirectError, *TimeoutError).
-func send(hc *http.Client, req *http.Request) (*http.Response, error) {
-	resp, err := hc.Do(req)
+// exchange sends req with pagewalk's bounds (see bounded) and reads the
+// whole reply, bounded by the cap, then closes it. It returns the reply and
+// its body, or a transport error in pagewalk's terms (*TooLargeError,
+// *RedirectError, *TimeoutError, *TruncatedError); when the body could not
+// be read whole, it returns the reply, what arrived and the error. The body
+// is read whole: Fields keeps each member's raw bytes for the verdicts, so a
+// streaming decoder would not lower the peak, and the cap bounds it.
+func exchange(hc *http.Client, req *http.Request) (*http.Response, []byte, error) {
+	hc, timeout := bounded(hc)
+	ctx := req.Context()
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	resp, err := hc.Do(req.WithContext(rctx))
 	if err != nil {
-		return nil, transportError(req.Context(), hc, err, false)
+		return nil, nil, transportError(ctx, timeout, err, false)
 	}
+	defer resp.Body.Close()
 	if isRedirect(resp.StatusCode) {
-		resp.Body.Close()
 		loc := resp.Header.Get("Location")
 		if u, err := resp.Request.URL.Parse(loc); err == nil && loc != "" {
 			loc = u.String()
 		}
-		return nil, &RedirectError{Status: resp.Status, From: req.URL.String(), Location: loc}
+		return nil, nil, &RedirectError{Status: resp.Status, From: req.URL.String(), Location: loc}
 	}
-	return resp, nil
-}
-
-// readBody reads a reply body (bounded by the transport's cap) and closes
-// it; ctx is the caller's context (not resp.Request's, which carries the
-// client's own deadline). On failure it returns what arrived and an error
-// saying why. The body is read whole: Fields keeps each member's raw bytes
-// for the verdicts, so a streaming decoder would not lower the peak, and
-// the cap bounds it.
-func readBody(ctx context.Context, hc *http.Client, resp *http.Response) ([]byte, error) {
-	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		var tl *TooLargeError
 		switch {
 		case errors.As(err, &tl):
-			return body, tl
+			return resp, body, tl
 		case errors.Is(err, io.ErrUnexpectedEOF):
-			return body, &TruncatedError{Read: int64(len(body)), Declared: resp.ContentLength, Err: err}
+			return resp, body, &TruncatedError{Read: int64(len(body)), Declared: resp.ContentLength, Err: err}
 		}
-		return body, transportError(ctx, hc, err, true)
+		return resp, body, transportError(ctx, timeout, err, true)
 	}
-	return body, nil
+	return resp, body, nil
 }
 
 // transportError unwraps the http.Client's *url.Error (Do adds the method
-// and URL itself) and names a request timeout as such. A timeout of the
-// caller's context (a total budget) stays the context's error.
-func transportError(ctx context.Context, hc *http.Client, err error, reading bool) error {
+// and URL itself) and names the request's timeout as such. The end of the
+// caller's context ctx (a total budget, an interrupt) stays the context's
+// error.
+func transportError(ctx context.Context, timeout time.Duration, err error, reading bool) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
@@ -298,7 +306,7 @@ func transportError(ctx context.Context, hc *http.Client, err error, reading boo
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
-		return &TimeoutError{Limit: hc.Timeout, Reading: reading, Err: err}
+		return &TimeoutError{Limit: timeout, Reading: reading, Err: err}
 	}
 	return err
 }
