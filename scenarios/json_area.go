@@ -39,12 +39,10 @@ var _ = Register(Scenario{
 		ctx := e.ID("ctx")
 		e.By("create 3 tasks with SendMessage in context %s", ctx)
 		made := e.createTasks(e.A(), 3, ctx, "unknown")
+		e.requireIsolated(e.A(), ctx, createdIDs(made))
 		req := a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		e.By("walk context %s with pageSize 2", ctx)
 		plain := e.Walk(e.A(), req, 20, nil)
-		if plain.End != "" || !served(plain, probeIDs(made)) {
-			e.Skip("a walk of the context the case created did not list its tasks to the end (%s); LT-FILTER-CONTEXT and LT-WALK-LAST-PAGE judge that", plain.End)
-		}
 		const field = "pagewalkUnknownField"
 		req.Extra = map[string]any{field: "ignore-me"}
 		e.By("the same walk with the unknown field %s", field)
@@ -74,8 +72,8 @@ func CheckUnknownField(p UnknownProbe) []Finding {
 	if first := p.With.Pages[0]; first.Page != nil && first.X != nil && (first.Err != nil || first.Malformed != "") {
 		return []Finding{Breach(R("LT-JSON-4"), "ListTasks with the unknown field %s was refused (%s); implementations \"SHOULD ignore unrecognized fields\"", p.Field, first.Describe()).WithWitness(first.X.Transcript())}
 	}
-	if p.With.End != "" {
-		return []Finding{Observe(R("LT-JSON-4"), "the walk with the unknown field %s ended early (%s), so its set was not compared", p.Field, p.With.End)}
+	if end := p.Plain.End + p.With.End; end != "" {
+		return []Finding{Observe(R("LT-JSON-4"), "a walk ended early (%s; judged by the walk cases), so only that the field %s was accepted was judged, not the set served", end, p.Field)}
 	}
 	if a, b := walkIDs(p.Plain), walkIDs(p.With); !sameIDs(a, b) {
 		return []Finding{Breach(R("LT-JSON-4"), "the walk with the unknown field %s served %v, without it %v; an unrecognized field should be ignored", p.Field, b, a).
@@ -113,7 +111,8 @@ var _ = Register(Scenario{
 		ctx := e.ID("ctx")
 		e.By("create 3 tasks with SendMessage in context %s", ctx)
 		made := e.createTasks(c, 3, ctx, "lenient")
-		all := probeIDs(made)
+		all := createdIDs(made)
+		e.requireIsolated(c, ctx, all)
 		base := func(extra map[string]any) a2aclient.ListRequest {
 			return a2aclient.ListRequest{ContextID: &ctx, HistoryLength: a2aclient.Ptr(0), Extra: extra}
 		}
@@ -122,10 +121,6 @@ var _ = Register(Scenario{
 			p, err := c.ListTasks(e.ctx, base(extra))
 			e.Check(err, "ListTasks")
 			return p
-		}
-		e.By("walk context %s", ctx)
-		if h := e.Walk(c, base(nil), 20, nil); h.End != "" || !sameIDs(onlyOurs(walkIDs(h), all), all) {
-			e.Skip("a walk of context %s did not list the %d tasks the case created (%s); LT-FILTER-CONTEXT and LT-WALK-LAST-PAGE judge that", ctx, len(all), h.End)
 		}
 		var ps []LenientProbe
 		ps = append(ps, LenientProbe{Form: "numeric-string", What: `"pageSize": "2"`, Reply: list(`"pageSize": "2"`, map[string]any{"pageSize": "2"}), Want: nil, Unfiltered: all, MaxTasks: 2})
@@ -175,7 +170,10 @@ func CheckLenient(ps []LenientProbe) []Finding {
 		}
 		got := onlyOurs(r.IDs(), p.Unfiltered)
 		applied := (p.MaxTasks == 0 || len(got) <= p.MaxTasks) && (p.Want == nil || sameIDs(got, p.Want))
-		ignored := sameIDs(got, p.Unfiltered) && !applied
+		// Pages may be short, so a field that is ignored need not show
+		// every task; a filter that must empty the listing is ignored as
+		// soon as one of the case's tasks shows.
+		ignored := !applied && (sameIDs(got, p.Unfiltered) || p.Form == "enum-number")
 		switch {
 		case applied:
 			if p.Form != "numeric-string" {
@@ -186,7 +184,7 @@ func CheckLenient(ps []LenientProbe) []Finding {
 		case p.Form == "snake-case" && ignored:
 			fs = append(fs, Observe(R("LT-JSON-4", "LT-JSON-5"), "%s was ignored as an unrecognized field (%d tasks served); ProtoJSON parsers would read the proto name, but §5.5 has clients send camelCase", p.What, len(got)))
 		case p.Form == "enum-number" && ignored:
-			fs = append(fs, Breach(R("LT-JSON-5", "LT-ERR-1"), "%s was accepted but not applied: the listing holds all %d tasks, so the caller gets an unfiltered list; a server must apply the value (ProtoJSON reads enum numbers) or refuse it", p.What, len(got)).WithWitness(w))
+			fs = append(fs, Breach(R("LT-JSON-5", "LT-ERR-1"), "%s was accepted but not applied: the listing holds %d of the case's tasks, none of which is in that state, so the caller gets an unfiltered list; a server must apply the value (ProtoJSON reads enum numbers) or refuse it", p.What, len(got)).WithWitness(w))
 		default:
 			fs = append(fs, Breach(R("LT-JSON-5"), "%s was accepted but the listing holds %v, neither the filtered set %v nor the unfiltered one", p.What, got, p.Want).WithWitness(w))
 		}
@@ -211,17 +209,17 @@ var _ = Register(Scenario{
 		made := e.createTasks(e.A(), 2, ctx, "ts")
 		var stamps []Stamp
 		for _, m := range made {
-			stamps = append(stamps, Stamp{Where: "SendMessage task " + m.ID, Value: rawTimestamp(m.Reply.Task)})
+			stamps = append(stamps, Stamp{Where: "SendMessage task " + m.ID, Value: m.Reply.Task.Timestamp})
 		}
 		g, err := e.A().GetTask(e.ctx, made[0].ID, a2aclient.Ptr(0))
 		e.Check(err, "GetTask")
 		if g.Err == nil {
-			stamps = append(stamps, Stamp{Where: "GetTask " + made[0].ID, Value: rawTimestamp(g.Task)})
+			stamps = append(stamps, Stamp{Where: "GetTask " + made[0].ID, Value: g.Task.Timestamp})
 		}
 		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(20), HistoryLength: a2aclient.Ptr(0)})
 		e.Check(err, "ListTasks")
 		for _, t := range p.Tasks {
-			stamps = append(stamps, Stamp{Where: "ListTasks task " + t.ID, Value: rawTimestamp(t)})
+			stamps = append(stamps, Stamp{Where: "ListTasks task " + t.ID, Value: t.Timestamp})
 		}
 		n := 0
 		for _, s := range stamps {
@@ -235,9 +233,6 @@ var _ = Register(Scenario{
 		e.Report(CheckTimestampPrecision(stamps)...)
 	},
 })
-
-// rawTimestamp returns status.timestamp as sent.
-func rawTimestamp(t a2aclient.Task) string { return t.Timestamp }
 
 // CheckTimestampPrecision judges the fractional digits of status
 // timestamps (LT-JSON-TIMESTAMP). §5.6.1's pattern has milliseconds, and
@@ -359,18 +354,18 @@ var _ = Register(Scenario{
 		e.By("create 2 tasks in context %q and 2 in %q with SendMessage (the contextId travels in the JSON body)", plain, special)
 		p := e.createTasks(c, 2, plain, "plain")
 		s := e.createTasks(c, 2, special, "special")
-		for _, t := range append(append([]Probe(nil), p...), s...) {
+		for _, t := range append(append([]CreatedTask(nil), p...), s...) {
 			if t.ContextID != plain && t.ContextID != special {
 				e.Skip("SendMessage did not keep the contextId the case chose (sent %q or %q, got %q); agents MAY refuse client contextIds (§3.4.1), and this case needs them", plain, special, t.ContextID)
 			}
 		}
-		ours := append(probeIDs(p), probeIDs(s)...)
+		ours := append(createdIDs(p), createdIDs(s)...)
 		probe := func(what string, reqs []string, want []string, pairs ...string) QueryProbe {
 			return QueryProbe{What: what, Reqs: reqs, Pages: e.getAll(c, what, pairs...), Want: want, Ours: ours}
 		}
-		base := probe("contextId (camelCase) with a plain value", R("LT-REST-2", "LT-REST-1"), probeIDs(p), "contextId", plain, "pageSize", "10", "historyLength", "0")
+		base := probe("contextId (camelCase) with a plain value", R("LT-REST-2", "LT-REST-1"), createdIDs(p), "contextId", plain, "pageSize", "10", "historyLength", "0")
 		if len(CheckRestQuery([]QueryProbe{base})) > 0 {
-			snake := probe("context_id (snake_case)", R("LT-REST-2"), probeIDs(p), "context_id", plain, "page_size", "10", "history_length", "0")
+			snake := probe("context_id (snake_case)", R("LT-REST-2"), createdIDs(p), "context_id", plain, "page_size", "10", "history_length", "0")
 			if len(CheckRestQuery([]QueryProbe{snake})) == 0 {
 				base.What = "contextId (camelCase) was not applied, while context_id (snake_case) was"
 				e.Report(CheckRestQuery([]QueryProbe{base})...)
@@ -378,7 +373,7 @@ var _ = Register(Scenario{
 			}
 			e.Skip("GET /tasks?contextId=%s did not list exactly the case's tasks of that context (%s), so encodings cannot be judged; LT-FILTER-CONTEXT judges the filter", plain, base.Pages[0].Describe())
 		}
-		ps := []QueryProbe{probe(fmt.Sprintf("contextId %q, percent-encoded per RFC 3986", special), R("LT-REST-6", "LT-REST-1"), probeIDs(s),
+		ps := []QueryProbe{probe(fmt.Sprintf("contextId %q, percent-encoded per RFC 3986", special), R("LT-REST-6", "LT-REST-1"), createdIDs(s),
 			"contextId", special, "pageSize", "10", "historyLength", "0")}
 		if st := p[0].State; taskStates[st] {
 			var inState []string
@@ -390,7 +385,7 @@ var _ = Register(Scenario{
 			ps = append(ps, probe("status="+st+" (an enum by its name), as in the spec's example query", R("LT-REST-3", "LT-REST-8"), inState,
 				"contextId", plain, "status", st, "pageSize", "50"))
 		}
-		ps = append(ps, probe("includeArtifacts=true, pageSize=10 and historyLength=0 (a lowercase boolean and decimal numbers)", R("LT-REST-4"), probeIDs(p),
+		ps = append(ps, probe("includeArtifacts=true, pageSize=10 and historyLength=0 (a lowercase boolean and decimal numbers)", R("LT-REST-4"), createdIDs(p),
 			"contextId", plain, "includeArtifacts", "true", "pageSize", "10", "historyLength", "0"))
 		oldest, newest := p[0].TS, p[0].TS
 		for _, t := range p {
@@ -404,7 +399,7 @@ var _ = Register(Scenario{
 		if !oldest.IsZero() {
 			before := oldest.Add(-time.Hour).UTC().Format(time.RFC3339)
 			after := newest.Add(time.Hour).UTC().Format(time.RFC3339)
-			ps = append(ps, probe("statusTimestampAfter="+before+" (an ISO 8601 timestamp an hour before the tasks)", R("LT-REST-5", "LT-REQ-7"), probeIDs(p),
+			ps = append(ps, probe("statusTimestampAfter="+before+" (an ISO 8601 timestamp an hour before the tasks)", R("LT-REST-5", "LT-REQ-7"), createdIDs(p),
 				"contextId", plain, "statusTimestampAfter", before, "pageSize", "10"))
 			ps = append(ps, probe("statusTimestampAfter="+after+" (an ISO 8601 timestamp an hour after the tasks)", R("LT-REST-5", "LT-REQ-7"), []string{},
 				"contextId", plain, "statusTimestampAfter", after, "pageSize", "10"))

@@ -136,6 +136,9 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		wantFinding(t, "another set", CheckIdempotent(two, walk(listing(a2aclient.HTTPJSON, "a"))), ClassNonStrict, "LT-OP-7")
 		total := walk(strings.Replace(listing(a2aclient.HTTPJSON, "a", "b"), `"totalSize":9`, `"totalSize":10`, 1))
 		wantFinding(t, "totalSize", CheckIdempotent(two, total), ClassNonStrict, "LT-OP-7")
+		done := walk(strings.ReplaceAll(listing(a2aclient.HTTPJSON, "a", "b"), "TASK_STATE_WORKING", "TASK_STATE_COMPLETED"))
+		wantFinding(t, "the first read changed the tasks", CheckIdempotent(walk(listing(a2aclient.HTTPJSON, "a", "b", "c")), done, done), ClassNonStrict, "LT-OP-7")
+		wantClean(t, "three reads, a wider first", CheckIdempotent(walk(listing(a2aclient.HTTPJSON, "a", "b", "x")), two, two))
 		early := walk(listing(a2aclient.HTTPJSON, "a"))
 		early.End = "page 1 has no nextPageToken member"
 		if fs := CheckIdempotent(two, early); len(judged(fs)) > 0 {
@@ -194,6 +197,14 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		rej.End = "the first page failed"
 		wantFinding(t, "refused", CheckUnknownField(UnknownProbe{Field: "x", Plain: two, With: rej}), ClassNonStrict, "LT-JSON-4")
 		wantFinding(t, "changed", CheckUnknownField(UnknownProbe{Field: "x", Plain: two, With: walk(pageReply(a2aclient.JSONRPC, 200, listing(a2aclient.JSONRPC, "a")))}), ClassNonStrict, "LT-JSON-4")
+		early := walk(pageReply(a2aclient.JSONRPC, 200, listing(a2aclient.JSONRPC, "a")))
+		early.End = "page 1 has no nextPageToken member"
+		if fs := CheckUnknownField(UnknownProbe{Field: "x", Plain: early, With: early}); len(judged(fs)) > 0 || len(fs) == 0 {
+			t.Errorf("walks that ended early judge only the refusal, and say so: %v", fs)
+		}
+		rej2 := rej
+		rej2.End = "the first page failed"
+		wantFinding(t, "refused, though the plain walk ended early", CheckUnknownField(UnknownProbe{Field: "x", Plain: early, With: rej2}), ClassNonStrict, "LT-JSON-4")
 	},
 	"CheckLenient": func(t *testing.T) {
 		all := []string{"a", "b", "c"}
@@ -215,6 +226,7 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		wantFinding(t, "numeric string refused", CheckLenient([]LenientProbe{{Form: "numeric-string", What: `"pageSize": "2"`, Reply: rej, Unfiltered: all, MaxTasks: 2}}), ClassNonStrict, "LT-JSON-5")
 		wantFinding(t, "numeric string ignored", CheckLenient([]LenientProbe{{Form: "numeric-string", What: `"pageSize": "2"`, Reply: page(all...), Unfiltered: all, MaxTasks: 2}}), ClassNonStrict, "LT-JSON-5")
 		wantFinding(t, "enum number ignored", CheckLenient([]LenientProbe{{Form: "enum-number", What: `"status": 7`, Reply: page(all...), Want: []string{}, Unfiltered: all}}), ClassNonStrict, "LT-JSON-5")
+		wantFinding(t, "enum number ignored on a short page", CheckLenient([]LenientProbe{{Form: "enum-number", What: `"status": 7`, Reply: page("a"), Want: []string{}, Unfiltered: all}}), ClassNonStrict, "LT-JSON-5")
 	},
 	"CheckTimestampPrecision": func(t *testing.T) {
 		fs := CheckTimestampPrecision([]Stamp{{"a", "2030-01-01T00:00:00.123Z"}, {"b", "2030-01-01T00:00:00.123456Z"}, {"c", "2030-01-01T00:00:01Z"}})

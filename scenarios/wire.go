@@ -184,8 +184,9 @@ func (e *Env) clientFor(b a2aclient.Binding, i int, tenant string) *a2aclient.Cl
 	return c
 }
 
-// Probe is one created task, as the SendMessage reply showed it.
-type Probe struct {
+// CreatedTask is a task a case created, as the SendMessage reply showed
+// it.
+type CreatedTask struct {
 	ID, ContextID, State string
 	TS                   time.Time
 	Reply                *a2aclient.TaskReply
@@ -195,20 +196,44 @@ type Probe struct {
 // its own messageId (tag keeps message ids distinct between calls in one
 // case, so a server that deduplicates by messageId still makes n tasks). It
 // skips the case when the agent does not answer with a task.
-func (e *Env) createTasks(c *a2aclient.Client, n int, ctxID, tag string) []Probe {
-	var out []Probe
+func (e *Env) createTasks(c *a2aclient.Client, n int, ctxID, tag string) []CreatedTask {
+	var out []CreatedTask
 	for i := 0; i < n; i++ {
 		r, err := c.SendMessage(e.ctx, e.ID(fmt.Sprintf("%s-msg%03d", tag, i)), e.target.BlackBoxText, ctxID, "")
 		e.checkSend(err)
 		if r.Err != nil || r.Problem != "" || r.Task.ID == "" {
 			e.Skip("SendMessage did not create a task (%s %s); this case needs tasks it creates itself", r.Describe(), r.Problem)
 		}
-		out = append(out, Probe{ID: r.Task.ID, ContextID: r.Task.ContextID, State: r.Task.State, TS: r.Task.TS, Reply: r})
+		out = append(out, CreatedTask{ID: r.Task.ID, ContextID: r.Task.ContextID, State: r.Task.State, TS: r.Task.TS, Reply: r})
 	}
 	return out
 }
 
-func probeIDs(ps []Probe) []string {
+// requireIsolated skips the case unless ListTasks by contextId ctx serves
+// some of ids (the tasks the case created there) and nothing else: a
+// filter that is not applied would make the case's walks as long as the
+// principal's whole listing, and is LT-FILTER-CONTEXT's finding. It
+// returns the page it read.
+func (e *Env) requireIsolated(c *a2aclient.Client, ctx string, ids []string) *a2aclient.Page {
+	p, err := c.ListTasks(e.ctx, a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(100), HistoryLength: a2aclient.Ptr(0)})
+	e.Check(err, "ListTasks")
+	if p.Err != nil || p.Malformed != "" {
+		e.Skip("ListTasks by contextId %s failed (%s); LT-FILTER-CONTEXT judges the listing", ctx, p.Describe())
+	}
+	ours := 0
+	for _, t := range p.Tasks {
+		if !contains(ids, t.ID) {
+			e.Skip("ListTasks by contextId %s served task %s, which the case did not create there, so the filter cannot isolate the case's tasks; LT-FILTER-CONTEXT judges the filter", ctx, t.ID)
+		}
+		ours++
+	}
+	if ours == 0 {
+		e.Skip("ListTasks by contextId %s served none of the %d tasks the case created there, so there is nothing to compare; LT-FILTER-CONTEXT judges the filter", ctx, len(ids))
+	}
+	return p
+}
+
+func createdIDs(ps []CreatedTask) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.ID
