@@ -34,7 +34,23 @@ type Target struct {
 	// BlackBoxText is the message text black-box variants send to create
 	// tasks that stay non-terminal where the agent allows.
 	BlackBoxText string
+	// MaxWait is the one budget for real-time waits against a black-box
+	// target (no controllable clock): how long a case may wait for the
+	// server to do something on its own (default DefaultMaxWait).
+	MaxWait time.Duration
+	// ObserveTasks caps how many tasks a case may walk through to observe
+	// a listing it did not create (default DefaultObserveTasks).
+	ObserveTasks int
+	// MaxPages, if positive, caps every walk of every case (each case has
+	// its own, smaller cap; this one can only lower it).
+	MaxPages int
 }
+
+// The defaults Prepare fills in.
+const (
+	DefaultMaxWait      = 2 * time.Minute
+	DefaultObserveTasks = 2000
+)
 
 // Has reports whether the target offers capability c.
 func (t *Target) Has(c Capability) bool {
@@ -89,6 +105,12 @@ func (t *Target) Prepare(ctx context.Context) error {
 	}
 	if t.BlackBoxText == "" {
 		t.BlackBoxText = "pagewalk conformance probe: keep working"
+	}
+	if t.MaxWait <= 0 {
+		t.MaxWait = DefaultMaxWait
+	}
+	if t.ObserveTasks <= 0 {
+		t.ObserveTasks = DefaultObserveTasks
 	}
 	if t.Control != nil {
 		if t.Control.HTTP == nil {
