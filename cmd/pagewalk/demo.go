@@ -151,4 +151,3 @@ func isVerdict(err error) bool {
 	var ee *exitError
 	return errors.As(err, &ee) && ee.code == reports.ExitFail
 }
-

@@ -48,4 +48,3 @@ func commitSuffix(c string) string {
 	}
 	return " (commit " + c + ")"
 }
-
