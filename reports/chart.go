@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/pagewalk/pagewalk/loadgen"
 )
@@ -129,7 +130,7 @@ func layout(c chartSpec) svgChart {
 			if v < c.LogMin*0.999 || v > c.LogMax*1.001 || (m != 1 && hi-lo > 3) {
 				continue
 			}
-			g.Grid = append(g.Grid, svgTick{X: g.Left, Y: y(v), Label: fmtMs(v), Class: map[bool]string{true: "major", false: "minor"}[m == 1]})
+			g.Grid = append(g.Grid, svgTick{X: g.Left, Y: y(v), Label: strconv.FormatFloat(v, 'g', -1, 64), Class: map[bool]string{true: "major", false: "minor"}[m == 1]})
 		}
 	}
 	for i, d := range c.Depths {

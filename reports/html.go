@@ -122,7 +122,8 @@ pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;white-space:pre-wrap;word-b
 blockquote{margin:.4rem 0;padding:.2rem .8rem;border-left:3px solid #c5cbd6;color:#4a5568}
 details{margin:.3rem 0}summary{cursor:pointer}
 svg text{font-size:11px;fill:#333}svg .axis{stroke:#888}svg .major{stroke:#ccd}svg .minor{stroke:#eef}
-svg polyline{fill:none;stroke-width:2}svg .p50{stroke:#7aa7e0;fill:#7aa7e0}svg .p90{stroke:#3f7fcf;fill:#3f7fcf}svg .p99{stroke:#173f7a;fill:#173f7a}
+svg polyline{fill:none;stroke-width:2}svg polyline.p50{stroke:#7aa7e0}svg polyline.p90{stroke:#3f7fcf}svg polyline.p99{stroke:#173f7a}
+svg circle.p50,svg rect.p50{fill:#7aa7e0}svg circle.p90,svg rect.p90{fill:#3f7fcf}svg circle.p99,svg rect.p99{fill:#173f7a}
 svg .threshold{stroke:#c0392b;stroke-dasharray:6 4;stroke-width:1.5}svg text.threshold{fill:#c0392b;stroke:none}
 </style></head><body>
 <h1>pagewalk report</h1>
