@@ -40,6 +40,9 @@ func TestCheckJUnit(t *testing.T) {
 	if s.Properties["target"] != p.url || s.Properties["card.sha256"] != c.CardSHA256 || len(c.CardSHA256) != 64 || s.Properties["spec.version"] != "A2A 1.0" || s.Properties["harness.version"] == "" {
 		t.Errorf("properties %v", s.Properties)
 	}
+	if b, _ := os.ReadFile(js); strings.Contains(string(b), "alice-token") || strings.Contains(string(b), "bob-token") || !strings.Contains(string(b), `"--principal=alice=REDACTED"`) {
+		t.Error("the JSON report holds a token, or not the redacted flags")
+	}
 	raw, _ := os.ReadFile(ju)
 	if strings.Contains(string(raw), os.TempDir()+"/") || strings.Contains(string(raw), "[It]") || strings.Contains(string(raw), "alice-token") {
 		t.Error("junit.xml holds a temporary path, Ginkgo's [It] names or a token")
