@@ -63,3 +63,11 @@ clean:
 # golden regenerates conformance.yaml from the cases in the code.
 golden:
 	$(GO) test ./scenarios -run 'TestGoldenList|TestRequirementsDoc' -args -update
+
+# peer runs only the a2a-go peer test: build suites/peers/a2ago (a nested
+# module on the released SDK), check it black-box, compare with its
+# expected.yaml. Regenerate that file with
+#   go test ./suites -run TestPeerA2AGo -args -update
+.PHONY: peer
+peer:
+	$(GO) test -count=1 -run '^TestPeerA2AGo$$' -v ./suites/

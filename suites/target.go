@@ -22,12 +22,14 @@ type TargetOptions struct {
 	// Binding is "jsonrpc", "http" or "all" (default: all the card declares).
 	Binding      string
 	BlackBoxText string
-	// MaxWait, ObserveTasks and MaxPages go to the scenarios.Target fields
-	// of the same names (0: their defaults).
+	HTTP         *http.Client
+	// MaxWait, ObserveTasks and ProbeTasks set the black-box data (see
+	// scenarios.Target); ObserveTasks 0 means the default, negative off.
 	MaxWait      time.Duration
 	ObserveTasks int
-	MaxPages     int
-	HTTP         *http.Client
+	ProbeTasks   int
+	// MaxPages caps every walk (scenarios.Target.MaxPages; 0: none).
+	MaxPages int
 }
 
 // ExternalTarget discovers an external target from its Agent Card, then
@@ -59,9 +61,16 @@ func ExternalTarget(ctx context.Context, o TargetOptions) (*scenarios.Target, er
 			return nil, err
 		}
 	}
+	observe := o.ObserveTasks
+	switch {
+	case observe == 0:
+		observe = scenarios.DefaultObserveTasks
+	case observe < 0:
+		observe = 0
+	}
 	t := &scenarios.Target{HTTP: hc, Card: card, Bindings: bs, Principals: o.Principals, Tenant: o.Tenant,
 		OtherTenant: o.OtherTenant, TokenTTL: o.TokenTTL, BlackBoxText: o.BlackBoxText,
-		MaxWait: o.MaxWait, ObserveTasks: o.ObserveTasks, MaxPages: o.MaxPages}
+		MaxWait: o.MaxWait, ObserveTasks: observe, ProbeTasks: o.ProbeTasks, MaxPages: o.MaxPages}
 	if t.Control, err = a2aclient.ResolveControl(card, o.ControlURL, o.ControlToken, hc); err != nil {
 		return nil, err
 	}
@@ -83,17 +92,33 @@ type Builtin struct {
 	ref *InProcessReference
 }
 
+// BuiltinOptions tune the built-in reference as a target.
+type BuiltinOptions struct {
+	// Binding is "jsonrpc", "http" or "all".
+	Binding string
+	// MaxWait, ObserveTasks (0: no observe walk) and MaxPages go to the
+	// scenarios.Target fields of the same names; a zero MaxWait keeps the
+	// default.
+	MaxWait      time.Duration
+	ObserveTasks int
+	MaxPages     int
+}
+
 // StartBuiltin starts the built-in reference and describes it as a target
-// on the bindings choice selects ("all", "jsonrpc", "http"). Close it when
-// done.
-func StartBuiltin(ctx context.Context, hc *http.Client, choice string) (*Builtin, error) {
+// as o says. Close it when done.
+func StartBuiltin(ctx context.Context, hc *http.Client, o BuiltinOptions) (*Builtin, error) {
 	ref, err := StartInProcess()
 	if err != nil {
 		return nil, err
 	}
 	t, err := ReferenceTarget(ctx, ref, hc)
 	if err == nil {
-		t.Bindings, err = a2aclient.SelectBindings(t.Card, choice)
+		t.Bindings, err = a2aclient.SelectBindings(t.Card, o.Binding)
+	}
+	if err == nil && (o.MaxWait > 0 || o.ObserveTasks != t.ObserveTasks || o.MaxPages > 0) {
+		// Prepare again: the black-box data depends on these.
+		t.MaxWait, t.ObserveTasks, t.MaxPages = o.MaxWait, o.ObserveTasks, o.MaxPages
+		err = t.Prepare(ctx)
 	}
 	if err != nil {
 		ref.Close()

@@ -123,6 +123,6 @@ func (o *checkOptions) register(f *pflag.FlagSet) {
 	f.DurationVar(&o.maxTime, "max-time", o.maxTime, "bound on the whole run; when it runs out the reports of the finished cases are written, marked partial (exit 3)")
 	f.DurationVar(&o.maxWait, "max-wait", o.maxWait, "bound on any real-time wait for a black-box target to act on its own")
 	f.IntVar(&o.maxPages, "max-pages", o.maxPages, "page cap of any one walk (each case also has its own, smaller cap)")
-	f.IntVar(&o.observeTasks, "observe-tasks", o.observeTasks, "most tasks a case walks through to observe a listing it did not create")
+	f.IntVar(&o.observeTasks, "observe-tasks", o.observeTasks, "most tasks of each principal black-box cases walk through, read-only, to judge data they did not create (0: none)")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "narrate every step of every case, with findings and witnesses")
 }

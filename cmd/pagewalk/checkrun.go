@@ -76,8 +76,8 @@ func (o *checkOptions) validate() error {
 		return usage("--max-wait: must be positive, got %s", o.maxWait)
 	case o.maxPages < 1:
 		return usage("--max-pages: must be at least 1, got %d", o.maxPages)
-	case o.observeTasks < 1:
-		return usage("--observe-tasks: must be at least 1, got %d", o.observeTasks)
+	case o.observeTasks < 0:
+		return usage("--observe-tasks: must be 0 (no observe walk) or positive, got %d", o.observeTasks)
 	case o.maxResponseBytes < 1<<10:
 		return usage("--max-response-bytes: must be at least 1024, got %d", o.maxResponseBytes)
 	case o.tokenTTL < 0:
@@ -172,7 +172,7 @@ func openTarget(ctx context.Context, o *checkOptions, stderr io.Writer) (*checkT
 	hc := newHTTPClient(o.requestTimeout, o.maxResponseBytes)
 	ct := &checkTarget{close: func() {}}
 	if o.target == builtinTarget {
-		b, err := suites.StartBuiltin(ctx, hc, o.binding)
+		b, err := suites.StartBuiltin(ctx, hc, suites.BuiltinOptions{Binding: o.binding, MaxWait: o.maxWait, ObserveTasks: o.observeTasks, MaxPages: o.maxPages})
 		if err != nil {
 			return nil, err
 		}
@@ -183,15 +183,18 @@ func openTarget(ctx context.Context, o *checkOptions, stderr io.Writer) (*checkT
 		}
 	} else {
 		ps, _ := a2aclient.ParsePrincipals(o.principals)
+		observe := o.observeTasks
+		if observe == 0 {
+			observe = -1 // off
+		}
 		t, err := suites.ExternalTarget(ctx, suites.TargetOptions{URL: o.target, Principals: ps, Tenant: o.tenant, OtherTenant: o.otherTenant,
 			ControlURL: o.control, ControlToken: o.controlToken, TokenTTL: o.tokenTTL, Binding: o.binding, BlackBoxText: o.blackBoxText,
-			MaxWait: o.maxWait, ObserveTasks: o.observeTasks, MaxPages: o.maxPages, HTTP: hc})
+			MaxWait: o.maxWait, ObserveTasks: observe, MaxPages: o.maxPages, HTTP: hc})
 		if err != nil {
 			return nil, err
 		}
 		ct.target, ct.label = t, o.target
 	}
-	ct.target.MaxWait, ct.target.ObserveTasks, ct.target.MaxPages = o.maxWait, o.observeTasks, o.maxPages
 	ct.card = bytes.Clone(ct.target.Card.Raw)
 	return ct, nil
 }
