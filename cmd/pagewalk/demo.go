@@ -134,9 +134,13 @@ func demoLoad(ctx context.Context, w, stderr io.Writer, url string, o demoOption
 		"--rate", o.rate, "--duration", o.duration.String(), "--json", filepath.Join(o.out, "load.json"), "--out", filepath.Join(o.out, "load")})
 	lc.SetOut(w)
 	lc.SetErr(stderr)
+	lc.SilenceUsage, lc.SilenceErrors = true, true
 	err := lc.ExecuteContext(ctx)
 	if err != nil && !isVerdict(err) {
 		return nil, err
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "pagewalk load:", err)
 	}
 	s, rerr := reports.ReadLoad(filepath.Join(o.out, "load.json"))
 	if rerr != nil {
