@@ -334,14 +334,22 @@ func checkClean(t *testing.T, col column, results []*scenarios.Result) {
 }
 
 // checkOutputSizes: whatever a server does, the Markdown summary of a run
-// stays under 64 KiB (CI job summaries take 1 MiB).
+// stays under 64 KiB (CI job summaries take 1 MiB) and the JUnit report
+// under 1 MiB.
 func checkOutputSizes(t *testing.T, name string, col column, results []*scenarios.Result, j scenarios.Judgement) {
-	var md bytes.Buffer
-	if err := (reports.Bundle{Conformance: reports.NewConformance(results, j)}).Markdown(&md); err != nil {
+	c := reports.NewConformance(results, j)
+	var md, junit bytes.Buffer
+	if err := (reports.Bundle{Conformance: c}).Markdown(&md); err != nil {
 		t.Errorf("%s, %s: markdown: %v", name, col, err)
 	}
 	if md.Len() > 64<<10 {
 		t.Errorf("%s, %s: the Markdown summary is %d bytes, over 64 KiB", name, col, md.Len())
+	}
+	if err := c.JUnit(&junit); err != nil {
+		t.Errorf("%s, %s: junit: %v", name, col, err)
+	}
+	if junit.Len() > 1<<20 {
+		t.Errorf("%s, %s: the JUnit report is %d bytes, over 1 MiB", name, col, junit.Len())
 	}
 }
 
