@@ -577,3 +577,25 @@ func equalIDs(a, b []string) bool {
 	}
 	return true
 }
+
+// diff returns the ids in got that want lacks, and those in want that got
+// lacks.
+func diff(got, want []string) (extra, missing []string) {
+	w := map[string]bool{}
+	for _, id := range want {
+		w[id] = true
+	}
+	g := map[string]bool{}
+	for _, id := range got {
+		g[id] = true
+		if !w[id] {
+			extra = append(extra, id)
+		}
+	}
+	for _, id := range want {
+		if !g[id] {
+			missing = append(missing, id)
+		}
+	}
+	return extra, missing
+}

@@ -87,12 +87,23 @@ func CheckMoving(self string, h History, truth Truth, cu CatchUp) []Finding {
 		}
 		return false
 	}
+	// A catch-up that loses a task tied with others where one of its pages
+	// ends is the tie case's business, not the catch-up's.
+	cuEnds := pageEndTimes(cu.H)
+	cuCount := map[time.Time]int{}
+	for _, p := range cu.H.Pages {
+		for _, t := range p.Tasks {
+			cuCount[t.TS]++
+		}
+	}
 	var lost, recovered []string
 	for _, w := range h.Writes {
 		switch {
 		case served(w.TaskID, w.NewTS, h.Pages, w.AfterPage):
 		case served(w.TaskID, w.NewTS, cu.H.Pages, 0):
 			recovered = append(recovered, w.TaskID)
+		case cuEnds[w.NewTS] && cuCount[w.NewTS] > 0:
+			fs = append(fs, Observe(R("LT-SEED-7"), "the catch-up pass did not serve %s, which ties with other tasks where a page ends (%s judges ties)", w.TaskID, "LT-TIE-BOUNDARY"))
 		default:
 			lost = append(lost, w.TaskID)
 		}

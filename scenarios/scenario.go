@@ -99,7 +99,8 @@ func Register(s Scenario) *Scenario {
 }
 
 // areaOrder is the order areas are listed in.
-var areaOrder = []string{"walk", "ties", "moving", "tokens", "params", "filters", "scoping", "errors"}
+var areaOrder = []string{"walk", "ties", "moving", "tokens", "params", "filters", "scoping", "errors",
+	"card", "protocol", "envelope", "json", "shape", "auth"}
 
 // All returns every scenario, by area then ID.
 func All() []*Scenario {

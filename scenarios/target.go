@@ -44,6 +44,9 @@ type Target struct {
 	// ProbeTasks is how many tasks black-box cases create in a fresh
 	// context of their own (0: DefaultProbeTasks).
 	ProbeTasks int
+	// MaxPages, if positive, caps every walk of every case (each case has
+	// its own cap; this one can only lower it).
+	MaxPages int
 
 	data *sharedData
 }

@@ -28,6 +28,9 @@ func (e *Env) WalkUpTo(c *a2aclient.Client, req a2aclient.ListRequest, maxPages 
 }
 
 func (e *Env) walk(c *a2aclient.Client, req a2aclient.ListRequest, maxPages int, between Between, bounded bool) History {
+	if m := e.target.MaxPages; m > 0 && m < maxPages {
+		maxPages = m // the user's --max-pages bounds every walk
+	}
 	var h History
 	for st, err := range a2aclient.Walk(e.ctx, c, req, a2aclient.MaxPages(maxPages)) {
 		var stop *a2aclient.StopError

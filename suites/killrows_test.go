@@ -30,6 +30,9 @@ type killRow struct {
 	// Container rows run the fault in the reference container instead of
 	// in process, so the matrix exercises both launchers.
 	Container bool
+	// CardTenant makes the reference's Agent Card declare a tenant: the
+	// tenant is then a boundary the spec holds the server to.
+	CardTenant bool
 }
 
 const hardenedPractice = "hardened practice only: the spec is silent, the seed's rule is judged with --profile hardened"
@@ -122,7 +125,7 @@ var killRows = []killRow{
 	{Fault: "unscoped-list",
 		Kills:    []kill{k("LT-SCOPE-LIST", "LT-AUTHZ-1")},
 		BlackBox: []kill{k("LT-SCOPE-LIST", "LT-AUTHZ-1")}},
-	{Fault: "unscoped-tenant",
+	{Fault: "unscoped-tenant", CardTenant: true,
 		Kills:    []kill{k("LT-SCOPE-TENANT", "LT-AUTHZ-2")},
 		BlackBox: []kill{k("LT-SCOPE-TENANT", "LT-AUTHZ-2")}},
 	{Fault: "short-pages", Legal: true},
