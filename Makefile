@@ -64,7 +64,14 @@ clean:
 golden:
 	$(GO) test ./scenarios -run 'TestGoldenList|TestRequirementsDoc' -args -update
 
-<<<<<<< HEAD
+# peer runs only the a2a-go peer test: build suites/peers/a2ago (a nested
+# module on the released SDK), check it black-box, compare with its
+# expected.yaml. Regenerate that file with
+#   go test ./suites -run TestPeerA2AGo -args -update
+.PHONY: peer
+peer:
+	$(GO) test -count=1 -run '^TestPeerA2AGo$$' -v ./suites/
+
 # soak runs 50 walkers over a static data set in the in-process reference
 # while writers seed, move and send messages around it, for SOAK, and prints
 # the counts (docs/reliability.md, "Soak"). Not part of make test.
@@ -85,12 +92,3 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$dir; \
 		done; \
 	done
-=======
-# peer runs only the a2a-go peer test: build suites/peers/a2ago (a nested
-# module on the released SDK), check it black-box, compare with its
-# expected.yaml. Regenerate that file with
-#   go test ./suites -run TestPeerA2AGo -args -update
-.PHONY: peer
-peer:
-	$(GO) test -count=1 -run '^TestPeerA2AGo$$' -v ./suites/
->>>>>>> main
