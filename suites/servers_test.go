@@ -1411,6 +1411,9 @@ func (s *selfCheck) checkTokens(a, b wire, tr truth) {
 	if r := a.do("ListTasks", with(nil)); r.err != nil {
 		s.t.Fatalf("the token does not continue its own walk: %v", r.err)
 	}
+	if opaque(tok) {
+		s.observe("opaque token")
+	}
 	if r := b.do("ListTasks", with(nil)); r.err == nil {
 		leaked := 0
 		for _, t := range s.parsePage(r).Tasks {
@@ -1442,6 +1445,33 @@ func (s *selfCheck) checkTokens(a, b wire, tr truth) {
 			s.flag("token-garbage", "%s: tampered token refused with %v", a.binding, r.err)
 		}
 	}
+}
+
+// opaque reports whether tok reveals nothing: it holds no long run of
+// digits (a timestamp, an offset) and no part of it decodes, as base64, to
+// mostly printable text (JSON, a cursor).
+func opaque(tok string) bool {
+	if regexp.MustCompile(`(^|[^0-9a-f])\d{6,}`).MatchString(tok) {
+		return false
+	}
+	for _, part := range append(strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == '~' }), tok) {
+		for _, e := range []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.StdEncoding} {
+			b, err := e.DecodeString(part)
+			if err != nil || len(b) == 0 {
+				continue
+			}
+			printable := 0
+			for _, c := range b {
+				if c >= 0x20 && c < 0x7f {
+					printable++
+				}
+			}
+			if printable*10 >= len(b)*8 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // tampered returns edited copies of tok whose bytes really differ: one
