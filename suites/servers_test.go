@@ -309,6 +309,7 @@ func runHarness(t *testing.T, name, url string, e expectation) harnessRow {
 			if f.Class == scenarios.ClassInfo {
 				continue
 			}
+			t.Logf("%s [%s] %s %v: %s", r.ID, r.Binding, f.Class, f.Reqs, firstLine(f.Message))
 			for i, c := range e.CaughtBy {
 				if c.Case == r.ID && slices.Contains(f.Reqs, c.Requirement) {
 					row.Caught[i] = true
@@ -335,7 +336,11 @@ func runHarness(t *testing.T, name, url string, e expectation) harnessRow {
 		t.Errorf("%s: finding outside the defect's requirements: %s", name, s)
 	}
 	for _, s := range row.Over {
-		t.Errorf("%s: legal server or harness error: %s", name, s)
+		if e.Defect {
+			t.Errorf("%s: the harness could not finish a case: %s", name, s)
+		} else {
+			t.Errorf("%s: legal server got more than Info: %s", name, s)
+		}
 	}
 	return row
 }
@@ -372,8 +377,14 @@ func printHarnessTable(t *testing.T, rows []harnessRow) {
 			}
 			fmt.Fprintf(&b, "%-32s %-7s %-52s %s\n", name, "yes", c.Case+", "+c.Requirement, yes)
 		}
+		if slices.Contains(r.Caught, false) {
+			fmt.Fprintf(&b, "%-32s %-7s what would catch it: %s\n", "", "", r.Exp.Detect)
+		}
 		if len(r.Stray) > 0 {
-			fmt.Fprintf(&b, "%-32s %-7s %-52s %d\n", "", "", "stray findings", len(r.Stray))
+			fmt.Fprintf(&b, "%-32s %-7s %-52s %d\n", "", "", "findings naming other requirements", len(r.Stray))
+		}
+		if len(r.Over) > 0 {
+			fmt.Fprintf(&b, "%-32s %-7s %-52s %d\n", "", "", "cases the harness could not finish", len(r.Over))
 		}
 	}
 	t.Log(b.String())
