@@ -24,6 +24,7 @@ type config struct {
 	defaultHistory int // -1: all
 	publicURL      string
 	version        string
+	cardTenants    []string
 }
 
 // Option configures a Server.
@@ -146,4 +147,18 @@ func WithPublicURL(u string) Option {
 // WithVersion sets the agent version shown in the Agent Card.
 func WithVersion(v string) Option {
 	return func(c *config) error { c.version = v; return nil }
+}
+
+// WithCardTenant declares tenant in the Agent Card: every interface is
+// listed once per declared tenant, with that tenant. Tenants the card
+// declares are an authorization boundary the spec holds the server to
+// (LT-AUTHZ-2). It may be given several times.
+func WithCardTenant(tenant string) Option {
+	return func(c *config) error {
+		if tenant == "" {
+			return fmt.Errorf("card-tenant: empty tenant")
+		}
+		c.cardTenants = append(c.cardTenants, tenant)
+		return nil
+	}
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
@@ -15,16 +16,20 @@ var _ = Register(Scenario{
 	Quote: `"Each object in the data array MUST include a @type key" (§9.5); "HTTP error responses use the google.rpc.Status JSON representation" (§11.6); REST A2A-specific errors "MUST include a google.rpc.ErrorInfo" (§11.6)`,
 	Run: func(e *Env) {
 		var bad *a2aclient.Page
-		for _, probe := range []a2aclient.ListRequest{
-			{PageSize: a2aclient.Ptr(-1)},
-			{PageSize: a2aclient.Ptr(101)},
-			{PageSize: a2aclient.Ptr(2), PageToken: "not-a-page-token"},
+		field := ""
+		for _, probe := range []struct {
+			field string
+			req   a2aclient.ListRequest
+		}{
+			{"pageSize", a2aclient.ListRequest{PageSize: a2aclient.Ptr(-1)}},
+			{"pageSize", a2aclient.ListRequest{PageSize: a2aclient.Ptr(101)}},
+			{"pageToken", a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), PageToken: "not-a-page-token"}},
 		} {
-			e.By("provoke an invalid-params error with %v", probe.Params())
-			p, err := e.A().ListTasks(e.ctx, probe)
+			e.By("provoke an invalid-params error with %v", probe.req.Params())
+			p, err := e.A().ListTasks(e.ctx, probe.req)
 			e.Check(err, "ListTasks")
 			if p.Err != nil {
-				bad = p
+				bad, field = p, probe.field
 				break
 			}
 		}
@@ -32,16 +37,16 @@ var _ = Register(Scenario{
 		missing, err := e.A().GetTask(e.ctx, e.ID("no-such-task"), nil)
 		e.Check(err, "GetTask")
 		if bad == nil {
-			e.Report(CheckEnvelope(nil, missing.Response)...)
+			e.Report(CheckEnvelope(nil, "", missing.Response)...)
 			e.Skip("the server accepted pageSize -1, pageSize 101 and a made-up pageToken, so no invalid-params envelope could be examined (LT-PAGESIZE-BOUNDS and LT-TOKEN-GARBAGE judge the acceptance)")
 		}
-		e.Report(CheckEnvelope(bad.Response, missing.Response)...)
+		e.Report(CheckEnvelope(bad.Response, field, missing.Response)...)
 	},
 })
 
-// CheckEnvelope judges the envelopes of an invalid-params error and a
-// TaskNotFound error (LT-ERR-ENVELOPE).
-func CheckEnvelope(invalid, notFound *a2aclient.Response) []Finding {
+// CheckEnvelope judges the envelopes of an invalid-params error (provoked
+// with a bad probeField) and a TaskNotFound error (LT-ERR-ENVELOPE).
+func CheckEnvelope(invalid *a2aclient.Response, probeField string, notFound *a2aclient.Response) []Finding {
 	var fs []Finding
 	for _, c := range []struct {
 		what string
@@ -55,49 +60,53 @@ func CheckEnvelope(invalid, notFound *a2aclient.Response) []Finding {
 		w := r.X.Transcript()
 		if r.Err == nil {
 			if c.a2a {
-				fs = append(fs, Fail(R("LT-AUTHZ-6", "LT-ERR-10"), "GetTask of a task that does not exist succeeded").WithWitness(w))
+				fs = append(fs, Breach(R("LT-AUTHZ-6", "LT-ERR-10"), "GetTask of a task that does not exist succeeded").WithWitness(w))
 			}
 			continue // accepted invalid input is judged by LT-PAGESIZE-BOUNDS and LT-TOKEN-GARBAGE
 		}
 		binding := r.X.Binding
 		if r.Err.UntypedDetail {
-			fs = append(fs, Fail(R("LT-ERR-3"), "%s error on %s has a detail object without @type; each \"MUST include a @type key\"", c.what, binding).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-3"), "%s error on %s has a detail object without @type; each \"MUST include a @type key\"", c.what, binding).WithWitness(w))
 		}
 		if r.Err.Envelope != "" {
 			if binding == a2aclient.HTTPJSON {
-				fs = append(fs, NonStrict(R("LT-ERR-6", "LT-ERR-7"), "%s error body on HTTP+JSON: %s; \"HTTP error responses use the google.rpc.Status JSON representation\"", c.what, r.Err.Envelope).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ERR-6", "LT-ERR-7"), "%s error body on HTTP+JSON: %s; \"HTTP error responses use the google.rpc.Status JSON representation\"", c.what, r.Err.Envelope).WithWitness(w))
 			} else {
-				fs = append(fs, Fail(R("LT-RPC-1", "LT-ERR-4"), "%s JSON-RPC error object: %s", c.what, r.Err.Envelope).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RPC-1", "LT-ERR-4"), "%s JSON-RPC error object: %s", c.what, r.Err.Envelope).WithWitness(w))
 			}
 		}
 		if binding == a2aclient.JSONRPC {
 			var env map[string]json.RawMessage
 			json.Unmarshal([]byte(r.X.RespBody), &env)
 			if string(env["jsonrpc"]) != `"2.0"` {
-				fs = append(fs, Fail(R("LT-RPC-1"), "%s error reply lacks \"jsonrpc\": \"2.0\"", c.what).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RPC-1"), "%s error reply lacks \"jsonrpc\": \"2.0\"", c.what).WithWitness(w))
 			}
 			if _, ok := env["id"]; !ok {
-				fs = append(fs, Fail(R("LT-RPC-1"), "%s error reply lacks the request id", c.what).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RPC-1"), "%s error reply lacks the request id", c.what).WithWitness(w))
 			}
 		}
 		switch {
 		case !c.a2a && binding == a2aclient.JSONRPC && r.Err.Code != -32602:
-			fs = append(fs, NonStrict(R("LT-ERR-2", "LT-ERR-4"), "invalid params answered with JSON-RPC code %d, not -32602", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-2", "LT-ERR-4"), "invalid params answered with JSON-RPC code %d, not -32602", r.Err.Code).WithWitness(w))
 		case !c.a2a && binding == a2aclient.HTTPJSON && r.Err.Code != 400:
-			fs = append(fs, NonStrict(R("LT-ERR-2"), "invalid params answered with HTTP %d, not 400", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-2"), "invalid params answered with HTTP %d, not 400", r.Err.Code).WithWitness(w))
 		case c.a2a && binding == a2aclient.JSONRPC && r.Err.Code != -32001:
-			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with JSON-RPC code %d, not -32001", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-10"), "TaskNotFound answered with JSON-RPC code %d, not -32001", r.Err.Code).WithWitness(w))
 		case c.a2a && binding == a2aclient.HTTPJSON && r.Err.Code != 404:
-			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with HTTP %d, not 404", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-10"), "TaskNotFound answered with HTTP %d, not 404", r.Err.Code).WithWitness(w))
 		}
 		if !c.a2a && len(r.Err.Fields) == 0 {
-			fs = append(fs, NonStrict(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s carries no google.rpc.BadRequest naming the field", binding).WithWitness(w))
+			named := "and its message names no parameter either"
+			if probeField != "" && strings.Contains(r.Err.Message, probeField) {
+				named = "(the message text does name " + probeField + ")"
+			}
+			fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s has no google.rpc.BadRequest field violation %s", binding, named).WithWitness(w))
 		}
 		if c.a2a && binding == a2aclient.HTTPJSON && !hasReason(r.Err, "TASK_NOT_FOUND") {
-			fs = append(fs, Fail(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))
 		}
 		if c.a2a && binding == a2aclient.JSONRPC && !hasReason(r.Err, "TASK_NOT_FOUND") {
-			fs = append(fs, NonStrict(R("LT-ERR-8"), "the JSON-RPC TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (SHOULD since 1.0.1)").WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-8"), "the JSON-RPC TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (SHOULD since 1.0.1)").Ambiguous("A14").WithWitness(w))
 		}
 	}
 	return fs

@@ -28,10 +28,28 @@ func (w Write) String() string {
 type History struct {
 	Pages  []a2aclient.Step
 	Writes []Write
-	// End says why the walk stopped if not on nextPageToken ""; EndFinding
-	// is the verdict on it.
+	// End says why the walk stopped if not on nextPageToken "" ("" when it
+	// ended there). EndFinding is the verdict on it, which only the case
+	// that owns the broken rule reports (Owner; "" means the walking case
+	// itself); the others note that they could not judge past it.
 	End        string
 	EndFinding *Finding
+	Owner      string
+	// Bounded is true when pagewalk itself stopped the walk at its page
+	// bound (WalkUpTo): no rule is broken.
+	Bounded bool
+}
+
+// Ended reports whether the walk ended early (not on nextPageToken "").
+func (h History) Ended() bool { return h.End != "" }
+
+// Served returns the ids served, in order, over every page.
+func (h History) Served() []string {
+	var out []string
+	for _, p := range h.Pages {
+		out = append(out, p.IDs()...)
+	}
+	return out
 }
 
 // Truth is what a walk must return: the tasks that exist for the whole walk
@@ -208,36 +226,33 @@ func (h History) pagesAround(ts time.Time) []int {
 	return nil
 }
 
-// WalkFindings turns a WalkCheck into findings. class is the verdict class
-// for lost or repeated unchanged tasks and order breaks (Fail for the MUST
-// checks, Hardened for the tie checks); reqs are the requirements they
-// rest on. Written tasks are classified as Info, never failed.
-func WalkFindings(h History, truth Truth, c WalkCheck, class Class, reqs []string) []Finding {
+// WalkFindings turns a WalkCheck into findings: lost or repeated unchanged
+// tasks break reqs (the MUST of cursor pagination for the walk cases, the
+// seed's tie-safe cursor for the tie case), order breaks break LT-ORDER-2.
+// Written tasks are classified as Info, never failed.
+func WalkFindings(h History, truth Truth, c WalkCheck, reqs []string) []Finding {
 	var fs []Finding
-	mk := func(format string, args ...any) Finding {
-		return Finding{Class: class, Reqs: reqs, Message: fmt.Sprintf(format, args...)}
-	}
 	for _, id := range c.Duplicates {
-		fs = append(fs, mk("task %s, unchanged during the walk, was served %d times (pages %v)", id, len(c.Seen[id]), c.Seen[id]).
-			WithWitness(h.Witness(c.Seen[id]...)))
+		fs = append(fs, Breach(reqs, "task %s, unchanged during the walk, was served %d times (pages %v)", id, len(c.Seen[id]), c.Seen[id]).
+			Of("duplicate", id).WithWitness(h.Witness(c.Seen[id]...)))
 	}
 	for _, id := range c.Missing {
-		fs = append(fs, mk("task %s (status timestamp %s), unchanged during the walk, was never served", id, truth[id].UTC().Format(time.RFC3339Nano)).
-			WithWitness(h.Witness(h.pagesAround(truth[id])...)))
+		fs = append(fs, Breach(reqs, "task %s (status timestamp %s), unchanged during the walk, was never served", id, truth[id].UTC().Format(time.RFC3339Nano)).
+			Of("missing", id).WithWitness(h.Witness(h.pagesAround(truth[id])...)))
 	}
 	for _, ob := range c.OrderBreaks {
-		fs = append(fs, Fail(R("LT-ORDER-1", "LT-ORDER-2"), "task %s (%s) follows %s (%s): status timestamps increase, so the walk is not newest first",
-			ob.Cur.ID, ob.Cur.Timestamp, ob.Prev.ID, ob.Prev.Timestamp).WithWitness(h.Witness(ob.PrevPage, ob.Page)))
+		fs = append(fs, Breach(R("LT-ORDER-2", "LT-ORDER-1"), "task %s (%s) follows %s (%s): status timestamps increase, so the walk is not newest first",
+			ob.Cur.ID, ob.Cur.Timestamp, ob.Prev.ID, ob.Prev.Timestamp).Of("order", ob.Cur.ID).WithWitness(h.Witness(ob.PrevPage, ob.Page)))
 	}
 	if len(c.Unexpected) > 0 {
 		ids := c.Unexpected
 		if len(ids) > 10 {
 			ids = append(ids[:10:10], fmt.Sprintf("... (%d in all)", len(c.Unexpected)))
 		}
-		fs = append(fs, Info(R("LT-RESP-1"), "the walk served tasks the scenario did not create: %s", strings.Join(ids, ", ")))
+		fs = append(fs, Observe(R("LT-RESP-1"), "the walk served tasks the scenario did not create: %s", strings.Join(ids, ", ")))
 	}
 	if len(c.NoTimestamp) > 0 {
-		fs = append(fs, Info(R("LT-ORDER-3"), "%d tasks have no parseable status.timestamp, so their order cannot be checked (timestamp is optional in the proto)", len(c.NoTimestamp)))
+		fs = append(fs, Observe(R("LT-ORDER-3"), "%d tasks have no parseable status.timestamp, so their order cannot be checked (timestamp is optional in the proto)", len(c.NoTimestamp)))
 	}
 	var moved []string
 	for id, cl := range c.Moved {
@@ -245,15 +260,29 @@ func WalkFindings(h History, truth Truth, c WalkCheck, class Class, reqs []strin
 	}
 	if len(moved) > 0 {
 		sort.Strings(moved)
-		fs = append(fs, Info(R("LT-PAGE-3"), "tasks written during the walk (the spec leaves their fate open): %s", strings.Join(moved, "; ")))
+		fs = append(fs, Observe(R("LT-PAGE-3"), "tasks written during the walk (the spec leaves their fate open): %s", strings.Join(moved, "; ")))
 	}
 	return fs
 }
 
-// EndFindings reports a walk that did not end on nextPageToken "".
-func EndFindings(h History) []Finding {
-	if h.EndFinding == nil {
+// EndFindings reports, for case self, a walk that did not end on
+// nextPageToken "": the finding itself when self owns the broken rule (or
+// nobody else does), otherwise an Info note saying what self could not
+// judge and which case judges the cause. One defect, one finding.
+func EndFindings(h History, self string) []Finding {
+	if h.End == "" || h.Bounded {
 		return nil
+	}
+	if h.EndFinding == nil || (h.Owner != "" && h.Owner != self) {
+		owner := h.Owner
+		if owner == "" {
+			owner = "the case that owns the rule"
+		}
+		reqs := R("LT-OP-4")
+		if h.EndFinding != nil {
+			reqs = h.EndFinding.Reqs
+		}
+		return []Finding{Observe(reqs, "could not judge past page %d: %s (judged by %s)", len(h.Pages), h.End, owner).Of("unfinished", "")}
 	}
 	f := *h.EndFinding
 	if n := len(h.Pages); n > 0 && f.Witness == "" {

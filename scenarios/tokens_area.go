@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -60,8 +62,13 @@ func foreignIDs(t Truth) map[string]bool {
 func (e *Env) firstToken(c *a2aclient.Client, req a2aclient.ListRequest) string {
 	p, err := c.ListTasks(e.ctx, req)
 	e.Check(err, "ListTasks")
-	if p.Err != nil || p.NextPageToken == "" {
-		e.Abortf("page 1 gave no nextPageToken to work with: %s", p.Describe())
+	switch {
+	case p.Err != nil || p.Malformed != "":
+		e.Abortf("page 1 failed, so there is no page token to work with: %s", p.Describe())
+	case p.NextState() != a2aclient.NextString:
+		e.Skip("page 1 has nextPageToken %s, so there is no page token to work with (judged by %s)", p.NextState(), ownerLastPage)
+	case p.NextPageToken == "":
+		e.Skip("page 1 was the last page (%d tasks), so there is no page token to work with; this needs a listing longer than pageSize %d", len(p.Tasks), *req.PageSize)
 	}
 	return p.NextPageToken
 }
@@ -74,10 +81,14 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl, NeedSecondPrincipal},
 	Run: func(e *Env) {
 		e.Fresh()
+		ctx := e.Context("replay")
 		tasks := append(Series("a", 0, 1, 10), Series("b", 1, 50, 4)...)
-		e.By("seed 10 tasks for %s and 4 for %s", e.Owner(0), e.Owner(1))
+		for i := range tasks {
+			tasks[i].ContextID = ctx
+		}
+		e.By("seed 10 tasks for %s and 4 for %s, in context %s", e.Owner(0), e.Owner(1), ctx)
 		truthA, _ := e.Seed(tasks)
-		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}
+		req := a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}
 		tok := e.firstToken(e.A(), req)
 		e.By("%s replays %s's page-2 token", e.Owner(1), e.Owner(0))
 		req.PageToken = tok
@@ -86,10 +97,11 @@ var _ = Register(Scenario{
 		e.Report(CheckReplayPrincipal(Replay{What: "principal " + e.Owner(1), Reply: p, Foreign: foreignIDs(truthA)})...)
 	},
 	BlackBox: func(e *Env) {
-		truthA, ctx := blackBoxData(e)
-		req := a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
+		probe := e.Probe()
+		truthA := probe.Truth
+		req := a2aclient.ListRequest{ContextID: &probe.Context, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
-		e.By("%s replays %s's page-2 token", e.Owner(1), e.Owner(0))
+		e.By("%s replays %s's page-2 token of the probe context", e.Owner(1), e.Owner(0))
 		p, err := e.B().ListTasks(e.ctx, req)
 		e.Check(err, "ListTasks")
 		e.Report(CheckReplayPrincipal(Replay{What: "principal " + e.Owner(1), Reply: p, Foreign: foreignIDs(truthA)})...)
@@ -105,10 +117,10 @@ func CheckReplayPrincipal(r Replay) []Finding {
 	}
 	w := r.Reply.X.Transcript()
 	if leaked := r.leaked(); len(leaked) > 0 {
-		return []Finding{Fail(R("LT-AUTHZ-1", "LT-AUTHZ-4", "LT-AUTHZ-6"), "replayed by %s, the token listed %d of the issuer's tasks (%s): results are not scoped to the caller",
+		return []Finding{Breach(R("LT-AUTHZ-1", "LT-AUTHZ-4", "LT-AUTHZ-6"), "replayed by %s, the token listed %d of the issuer's tasks (%s): results are not scoped to the caller",
 			r.What, len(leaked), strings.Join(first(leaked, 5), ", ")).WithWitness(w)}
 	}
-	return []Finding{HardenedFinding(R("LT-SEED-3", "LT-PAGE-2"), "a token issued to another principal was accepted from %s (it showed only the caller's own tasks); the seed binds tokens to the principal", r.What).WithWitness(w)}
+	return []Finding{Breach(R("LT-SEED-3", "LT-PAGE-2"), "a token issued to another principal was accepted from %s (it showed only the caller's own tasks); the seed binds tokens to the principal", r.What).WithWitness(w)}
 }
 
 var _ = Register(Scenario{
@@ -119,7 +131,7 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
 		e.Fresh()
-		ctx1, ctx2 := e.ID("ctx-1"), e.ID("ctx-2")
+		ctx1, ctx2 := e.Context("1"), e.Context("2")
 		var tasks []Task
 		for i := 0; i < 16; i++ {
 			c := ctx1
@@ -132,8 +144,7 @@ var _ = Register(Scenario{
 		e.Report(CheckReplayFilters(e.replayFilters(ctx1, ctx2))...)
 	},
 	BlackBox: func(e *Env) {
-		_, ctx := blackBoxData(e)
-		e.Report(CheckReplayFilters(e.replayFilters(*ctx, e.ID("other-ctx")))...)
+		e.Report(CheckReplayFilters(e.replayFilters(e.Probe().Context, e.Context("other")))...)
 	},
 })
 
@@ -172,7 +183,7 @@ func CheckReplayFilters(rs []Replay) []Finding {
 	var fs []Finding
 	for _, r := range rs {
 		if r.accepted() {
-			fs = append(fs, HardenedFinding(R("LT-SEED-4", "LT-PAGE-2"), "a token was accepted with the filter set changed (%s); the seed binds tokens to contextId, status, statusTimestampAfter, historyLength and includeArtifacts", r.What).
+			fs = append(fs, Breach(R("LT-SEED-4", "LT-PAGE-2"), "a token was accepted with the filter set changed (%s); the seed binds tokens to contextId, status, statusTimestampAfter, historyLength and includeArtifacts", r.What).
 				WithWitness(r.Reply.X.Transcript()))
 		}
 	}
@@ -200,6 +211,11 @@ func TamperVariants(tok string, max int) []Tamper {
 	for i := 0; i < len(tok); i += step {
 		b := []byte(tok)
 		b[i] = neighbour(b[i])
+		if sameBytes(tok, string(b)) {
+			// The edit hit the unused low bits of a base64 character: the
+			// token decodes to the very same bytes, so it is not a tamper.
+			continue
+		}
 		out = append(out, Tamper{How: fmt.Sprintf("character %d changed from %q to %q", i, tok[i], b[i]), Token: string(b)})
 	}
 	type enc struct {
@@ -232,6 +248,41 @@ func TamperVariants(tok string, max int) []Tamper {
 	return out
 }
 
+// base64s are the encodings a token (or a dot-separated part of one) may
+// use, decoded leniently: a lenient decoder ignores the unused low bits of
+// the last character, which is what makes two spellings the same bytes.
+var base64s = []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.StdEncoding}
+
+// sameBytes reports whether two token spellings carry the same bytes: they
+// are equal, or every dot-separated part that differs decodes to the same
+// bytes under one of the base64 encodings.
+func sameBytes(a, b string) bool {
+	if a == b {
+		return true
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	if len(pa) != len(pb) {
+		return false
+	}
+	for i := range pa {
+		if pa[i] != pb[i] && !sameBase64(pa[i], pb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameBase64(a, b string) bool {
+	for _, enc := range base64s {
+		da, errA := enc.DecodeString(a)
+		db, errB := enc.DecodeString(b)
+		if errA == nil && errB == nil && bytes.Equal(da, db) {
+			return true
+		}
+	}
+	return false
+}
+
 func neighbour(c byte) byte {
 	switch {
 	case c >= 'a' && c < 'z', c >= 'A' && c < 'Z', c >= '0' && c < '9':
@@ -262,40 +313,51 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl, NeedSecondPrincipal},
 	Run: func(e *Env) {
 		e.Fresh()
-		e.By("seed 12 tasks for %s and 6, interleaved in time, for %s", e.Owner(0), e.Owner(1))
-		_, ids := e.Seed(append(Series("a", 0, 1, 12), Series("b", 1, 2, 6)...))
+		ctx := e.Context("tamper")
+		a, b := Series("a", 0, 1, 12), Series("b", 1, 2, 6)
+		for i := range a {
+			a[i].ContextID = ctx
+		}
+		for i := range b {
+			b[i].ContextID = ctx
+		}
+		e.By("seed 12 tasks for %s and 6, interleaved in time, for %s, in context %s", e.Owner(0), e.Owner(1), ctx)
+		_, ids := e.Seed(append(a, b...))
 		foreign := map[string]bool{}
 		for key, id := range ids {
 			if strings.HasPrefix(key, "b") {
 				foreign[id] = true
 			}
 		}
-		tok := e.firstToken(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)})
-		vs := TamperVariants(tok, 48)
-		e.By("send %d tampered copies of page 1's token", len(vs))
-		for i := range vs {
-			p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0), PageToken: vs[i].Token})
-			e.Check(err, "ListTasks")
-			vs[i].Reply = p
-		}
-		e.Report(CheckTamper(vs, foreign)...)
+		e.Report(CheckTamper(e.tamper(a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}), foreign)...)
 	},
 	BlackBox: func(e *Env) {
-		_, ctx := blackBoxData(e)
-		req := a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
-		tok := e.firstToken(e.A(), req)
-		vs := TamperVariants(tok, 48)
-		e.By("send %d tampered copies of page 1's token", len(vs))
-		for i := range vs {
-			r := req
-			r.PageToken = vs[i].Token
-			p, err := e.A().ListTasks(e.ctx, r)
-			e.Check(err, "ListTasks")
-			vs[i].Reply = p
+		p := e.Probe()
+		foreign := map[string]bool{}
+		if o, why := e.Observe(1); why == "" {
+			for _, t := range o.Tasks {
+				foreign[t.ID] = true
+			}
+			e.Note("%d tasks of %s are known: a tampered token must never show one", len(foreign), o.Principal)
 		}
-		e.Report(CheckTamper(vs, nil)...)
+		e.Report(CheckTamper(e.tamper(a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}), foreign)...)
 	},
 })
+
+// tamper sends tampered copies of the page-2 token of req.
+func (e *Env) tamper(req a2aclient.ListRequest) []Tamper {
+	tok := e.firstToken(e.A(), req)
+	vs := TamperVariants(tok, 48)
+	e.By("send %d tampered copies of page 1's token", len(vs))
+	for i := range vs {
+		r := req
+		r.PageToken = vs[i].Token
+		p, err := e.A().ListTasks(e.ctx, r)
+		e.Check(err, "ListTasks")
+		vs[i].Reply = p
+	}
+	return vs
+}
 
 // CheckTamper judges replies to tampered tokens (LT-TOKEN-TAMPER).
 func CheckTamper(vs []Tamper, foreign map[string]bool) []Finding {
@@ -304,21 +366,21 @@ func CheckTamper(vs []Tamper, foreign map[string]bool) []Finding {
 	for _, v := range vs {
 		r := Replay{Reply: v.Reply, Foreign: foreign}
 		if leaked := r.leaked(); len(leaked) > 0 {
-			fs = append(fs, Fail(R("LT-AUTHZ-1", "LT-AUTHZ-4"), "a tampered token (%s) listed another principal's tasks: %s", v.How, strings.Join(first(leaked, 5), ", ")).
+			fs = append(fs, Breach(R("LT-AUTHZ-1", "LT-AUTHZ-4"), "a tampered token (%s) listed another principal's tasks: %s", v.How, strings.Join(first(leaked, 5), ", ")).
 				WithWitness(v.Reply.X.Transcript()))
 		}
 		if r.accepted() {
 			accepted = append(accepted, v)
 		} else if v.Reply != nil && v.Reply.Err != nil && v.Reply.X.Status >= 500 {
-			fs = append(fs, NonStrict(R("LT-ERR-1", "LT-ERR-2"), "a tampered token (%s) caused a server error instead of a validation error: %s", v.How, v.Reply.Err).
+			fs = append(fs, Breach(R("LT-ERR-2", "LT-ERR-1"), "a tampered token (%s) caused a server error instead of a validation error: %s", v.How, v.Reply.Err).
 				WithWitness(v.Reply.X.Transcript()))
 		}
 	}
 	if len(accepted) > 0 {
-		fs = append(fs, HardenedFinding(R("LT-SEED-3"), "%d of %d tampered tokens were accepted (first: %s); the seed signs tokens so that an edited token is rejected",
+		fs = append(fs, Breach(R("LT-SEED-3"), "%d of %d tampered tokens were accepted (first: %s); the seed signs tokens so that an edited token is rejected",
 			len(accepted), len(vs), accepted[0].How).WithWitness(accepted[0].Reply.X.Transcript()))
 	}
-	return dedupe(fs, byMessage)
+	return fs
 }
 
 var _ = Register(Scenario{
@@ -329,13 +391,24 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl, NeedTokenTTL},
 	Run: func(e *Env) {
 		e.Fresh()
-		e.Seed(Series("x", 0, 1, 6))
-		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
+		ctx := e.Context("x")
+		tasks := Series("x", 0, 1, 6)
+		for i := range tasks {
+			tasks[i].ContextID = ctx
+		}
+		e.Seed(tasks)
+		req := a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		ttl := e.target.TokenTTL
 		obs := ExpiryObs{TTL: ttl}
 		e.By("advance the server clock to 1s before the token's expiry (TTL %s) and use it", ttl)
 		e.Check(e.Control().Advance(e.ctx, ttl-time.Second), "control clock")
+		e.cleanup(func() {
+			// Put the server's clock back where it was.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			e.Control().Advance(ctx, -(ttl + time.Second))
+		})
 		var err error
 		obs.Before, err = e.A().ListTasks(e.ctx, req)
 		e.Check(err, "ListTasks")
@@ -345,32 +418,64 @@ var _ = Register(Scenario{
 		e.Check(err, "ListTasks")
 		e.Report(CheckExpired(obs)...)
 	},
+	// The one case that waits on the wall clock: with --token-ttl D, and D
+	// plus a margin within --max-wait, it waits out the token's lifetime.
+	BlackBox: func(e *Env) {
+		p := e.Probe()
+		req := a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
+		req.PageToken = e.firstToken(e.A(), req)
+		ttl := e.target.TokenTTL
+		obs := ExpiryObs{TTL: ttl, Real: true}
+		var err error
+		obs.Before, err = e.A().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		wait := ttl + expiryMargin(ttl)
+		e.By("wait %s (the page-token lifetime %s plus a margin) and use the token again", wait, ttl)
+		if !e.WaitReal(wait) {
+			e.Skip("waiting %s would exceed what is left of the --max-wait budget; give a larger --max-wait", wait)
+		}
+		obs.After, err = e.A().ListTasks(e.ctx, req)
+		e.Check(err, "ListTasks")
+		e.Report(CheckExpired(obs)...)
+	},
+	BlackBoxNeeds: []Capability{NeedWaitableTTL},
 })
+
+// expiryMargin is how long past a token's lifetime the black-box expiry
+// case waits: clocks of client and server differ a little.
+func expiryMargin(ttl time.Duration) time.Duration { return max(2*time.Second, ttl/10) }
 
 // ExpiryObs holds the replies to one token just before and just after its
 // expiry.
 type ExpiryObs struct {
 	TTL           time.Duration
 	Before, After *a2aclient.Page
+	// Real is true when the lifetime was waited out in real time (then
+	// Before is the token used at once, not 1s before its expiry).
+	Real bool
 }
 
 // CheckExpired judges a token used past its lifetime (LT-TOKEN-EXPIRED).
 func CheckExpired(o ExpiryObs) []Finding {
 	var fs []Finding
 	if o.Before != nil && (o.Before.Err != nil || o.Before.Malformed != "") {
-		fs = append(fs, Info(R("LT-PAGE-2"), "the token was already refused 1s before the advertised lifetime of %s ended: %s", o.TTL, o.Before.Describe()))
+		when := "1s before the advertised lifetime of " + o.TTL.String() + " ended"
+		if o.Real {
+			when = "at once, well within its lifetime of " + o.TTL.String()
+		}
+		fs = append(fs, Observe(R("LT-PAGE-2"), "the token was already refused %s: %s", when, o.Before.Describe()))
 	}
 	a := o.After
 	switch {
 	case a == nil:
 	case a.Err == nil && a.Malformed == "" && len(a.Tasks) == 0 && a.NextPageToken == "":
-		fs = append(fs, HardenedFinding(R("LT-SEED-4"), "an expired token got an empty success page with nextPageToken \"\": the walk silently ends early instead of failing clearly").
+		fs = append(fs, Breach(R("LT-SEED-4"), "an expired token got an empty success page with nextPageToken \"\": the walk silently ends early instead of failing clearly").
 			WithWitness(a.X.Transcript()))
 	case a.Err == nil && a.Malformed == "":
-		fs = append(fs, HardenedFinding(R("LT-SEED-3"), "a token was still accepted %s after it was issued, past its lifetime of %s", o.TTL+time.Second, o.TTL).
+		fs = append(fs, Breach(R("LT-SEED-3"), "a token was still accepted %s after it was issued, past its lifetime of %s", o.TTL+time.Second, o.TTL).
 			WithWitness(a.X.Transcript()))
 	case a.Err != nil && a.Err.Code != -32602 && a.Err.Code != 400:
-		fs = append(fs, HardenedFinding(R("LT-SEED-4"), "an expired token was refused with %s; the seed answers invalid params (-32602 / HTTP 400)", a.Err).
+		fs = append(fs, Breach(R("LT-SEED-4"), "an expired token was refused with %s; the seed answers invalid params (-32602 / HTTP 400)", a.Err).
 			WithWitness(a.X.Transcript()))
 	}
 	return fs
@@ -386,7 +491,8 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		e.Fresh()
 		e.Seed(Series("r", 0, 1, 6))
-		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
+		ctx := e.Context("main")
+		req := a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		e.By("rotate the server's signing key")
 		if err := e.Control().RotateKeys(e.ctx); err != nil {
@@ -408,7 +514,7 @@ func CheckContinuation(event string, p *a2aclient.Page) []Finding {
 	if p.Err == nil && p.Malformed == "" && len(p.Tasks) > 0 {
 		return nil
 	}
-	return []Finding{HardenedFinding(R("LT-SEED-3"), "a token issued before %s no longer continues the walk: %s", event, p.Describe()).WithWitness(p.X.Transcript())}
+	return []Finding{Breach(R("LT-SEED-3"), "a token issued before %s no longer continues the walk: %s", event, p.Describe()).WithWitness(p.X.Transcript())}
 }
 
 var _ = Register(Scenario{
@@ -420,7 +526,8 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		e.Fresh()
 		e.Seed(Series("s", 0, 1, 6))
-		req := a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
+		ctx := e.Context("main")
+		req := a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 		req.PageToken = e.firstToken(e.A(), req)
 		e.By("restart the server mid-walk")
 		_, err := e.target.Restart(e.ctx)
@@ -462,12 +569,17 @@ type Rejection struct {
 	Reply *a2aclient.Response
 	// Served is the number of tasks in a success reply (for pageSize checks).
 	Served int
+	// Accepted names the requirements broken when the value is accepted
+	// (default LT-ERR-1, "Servers MUST validate all input parameters").
+	Accepted []string
 }
 
 // CheckRejected judges a reply that must be a validation error: success is
-// a Fail (MUST validate), another error code is Non-strict (the codes are
-// examples), and an error that does not name the parameter is Non-strict
-// (SHOULD).
+// a Fail (MUST validate); an error that names the parameter nowhere, not
+// in a google.rpc.BadRequest field violation and not in its message, is
+// Non-strict (SHOULD specify which parameter failed). Which code the error
+// carries, and whether it has a BadRequest at all, is LT-ERR-ENVELOPE's to
+// judge: one defect, one finding.
 func CheckRejected(r Rejection) []Finding {
 	x := r.Reply
 	if x == nil || x.X == nil {
@@ -475,18 +587,15 @@ func CheckRejected(r Rejection) []Finding {
 	}
 	w := x.X.Transcript()
 	if x.Err == nil {
-		return []Finding{Fail(R("LT-ERR-1"), "%s was accepted: \"Servers MUST validate all input parameters before processing\"", r.What).WithWitness(w)}
+		if len(r.Accepted) > 0 {
+			return []Finding{Breach(r.Accepted, "%s was accepted", r.What).WithWitness(w)}
+		}
+		return []Finding{Breach(R("LT-ERR-1"), "%s was accepted: \"Servers MUST validate all input parameters before processing\"", r.What).WithWitness(w)}
 	}
 	var fs []Finding
-	want := -32602
-	if x.X.Binding == a2aclient.HTTPJSON {
-		want = 400
-	}
-	if x.Err.Code != want {
-		fs = append(fs, NonStrict(R("LT-ERR-2", "LT-ERR-4"), "%s was refused with code %d, not %d Invalid params", r.What, x.Err.Code, want).WithWitness(w))
-	}
 	if r.Field != "" && !x.Err.NamesField(r.Field) {
-		fs = append(fs, NonStrict(R("LT-ERR-1", "LT-ERR-5"), "the error for %s does not name %s (\"SHOULD specify which parameter(s) failed validation\")", r.What, r.Field).WithWitness(w))
+		fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the error for %s names %s neither in a google.rpc.BadRequest field violation nor in its message (\"SHOULD specify which parameter(s) failed validation\")", r.What, r.Field).
+			Of("unnamed", r.Field).WithWitness(w))
 	}
 	return fs
 }
