@@ -985,7 +985,19 @@ func (s *selfCheck) checkAccess(a wire) {
 			s.flag("auth", "%s: token %q got HTTP %d, want 401", a.binding, tok, r.status)
 		}
 	}
-	for _, v := range []string{"", "0.3", "2.0"} {
+	for _, v := range []string{"1.0.1", "1.0.12"} {
+		r := a.with(func(h http.Header) { h.Set("A2A-Version", v) }).do("ListTasks", map[string]any{"pageSize": 1})
+		if r.err != nil {
+			s.flag("version", "%s: A2A-Version %s (a patch number, which is not negotiated) was refused: %v", a.binding, v, r.err)
+		}
+	}
+	if r := a.with(func(h http.Header) {
+		h.Del("A2A-Version")
+		h["a2a-version"] = []string{"1.0"}
+	}).do("ListTasks", map[string]any{"pageSize": 1}); r.err != nil {
+		s.flag("version", "%s: header a2a-version (lower case) was refused: %v", a.binding, r.err)
+	}
+	for _, v := range []string{"", "0.3", "2.0", "1.1", "1.0.x"} {
 		r := a.with(func(h http.Header) {
 			if v == "" {
 				h.Del("A2A-Version")

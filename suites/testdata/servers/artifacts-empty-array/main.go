@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -115,8 +116,21 @@ func (s *server) caller(r *http.Request) (string, *apiError) {
 	if v == "" {
 		v = r.URL.Query().Get("A2A-Version")
 	}
-	if strings.TrimSpace(v) != "1.0" {
+	if !speaks(v) {
 		return "", errVersion(v)
 	}
 	return name, nil
+}
+
+// speaks reports whether this agent speaks A2A version v: 1.0, with or
+// without a patch number (patch numbers "MUST not be considered when
+// clients and servers negotiate protocol versions", §3.6).
+func speaks(v string) bool {
+	v = strings.TrimSpace(v)
+	patch, ok := strings.CutPrefix(v, "1.0.")
+	if !ok {
+		return v == "1.0"
+	}
+	_, err := strconv.ParseUint(patch, 10, 32)
+	return err == nil
 }

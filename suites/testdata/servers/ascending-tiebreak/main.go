@@ -114,11 +114,13 @@ func (a *app) principal(r *http.Request) (string, *failure) {
 	if !ok {
 		return "", &failure{http: 401, rpc: -32000, grpc: "UNAUTHENTICATED", msg: "bearer token not recognised"}
 	}
-	switch v := r.Header.Get("A2A-Version"); v {
-	case "1.0":
-		return who, nil
-	case "":
+	// Only major.minor counts: "1.0.3" is 1.0 (§3.6: patch numbers "MUST
+	// not be considered").
+	switch v := r.Header.Get("A2A-Version"); {
+	case v == "":
 		return "", versionFailure("none (so 0.3)")
+	case v == "1.0" || (strings.HasPrefix(v, "1.0.") && strings.Trim(v[4:], "0123456789") == "" && len(v) > 4):
+		return who, nil
 	default:
 		return "", versionFailure(v)
 	}

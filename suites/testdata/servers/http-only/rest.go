@@ -43,11 +43,27 @@ func (s *server) check(r *http.Request) (string, *apiErr) {
 	if len(f) != 2 || !strings.EqualFold(f[0], "bearer") || s.callers[f[1]] == "" {
 		return "", &apiErr{Status: 401, Code: "UNAUTHENTICATED", RPC: -32000, Message: "a valid bearer token is required"}
 	}
-	if v := r.Header.Get("A2A-Version"); v != "1.0" {
+	if v := r.Header.Get("A2A-Version"); majorMinor(v) != "1.0" {
 		return "", &apiErr{Status: 400, Code: "FAILED_PRECONDITION", RPC: -32009, Reason: "VERSION_NOT_SUPPORTED",
 			Message: fmt.Sprintf("A2A-Version %q is not supported (an empty header means 0.3); send 1.0", v)}
 	}
 	return s.callers[f[1]], nil
+}
+
+// majorMinor returns the major.minor part of an A2A version ("1.0" for
+// "1.0.2": patch numbers are not negotiated, §3.6), or "" if v is not a
+// version.
+func majorMinor(v string) string {
+	f := strings.Split(v, ".")
+	if len(f) < 2 || len(f) > 3 {
+		return ""
+	}
+	for _, n := range f {
+		if _, err := strconv.ParseUint(n, 10, 16); err != nil {
+			return ""
+		}
+	}
+	return f[0] + "." + f[1]
 }
 
 // wire renders t; history < 0 means all of it.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 )
 
@@ -36,6 +37,10 @@ func taskNotFound(id string) *rpcError {
 	return a2aError(-32001, "TASK_NOT_FOUND", "Task not found: "+id)
 }
 
+// versionRE matches the versions this agent speaks: 1.0, with any patch
+// number (patch numbers are not negotiated, §3.6).
+var versionRE = regexp.MustCompile(`^1\.0(\.\d+)?$`)
+
 // authenticate maps the bearer token to a principal ("" if unknown) and
 // checks the protocol version.
 func (s *service) authenticate(r *http.Request) (string, *rpcError) {
@@ -44,7 +49,7 @@ func (s *service) authenticate(r *http.Request) (string, *rpcError) {
 	if !ok || who == "" {
 		return "", &rpcError{Code: -32000, Message: "Unauthenticated: send Authorization: Bearer <token>"}
 	}
-	if v := r.Header.Get("A2A-Version"); v != "1.0" {
+	if v := r.Header.Get("A2A-Version"); !versionRE.MatchString(v) {
 		if v == "" {
 			v = "0.3 (no A2A-Version header)"
 		}
