@@ -178,7 +178,21 @@ func buildServers(t *testing.T, names []string, dir string) {
 			t.Fatalf("go build wrote no binary for %s: %v", n, err)
 		}
 	}
+	// The witnesses are independent of pagewalk: the standard library and
+	// small well-known modules only, nothing of this module.
+	out, err := exec.Command(gobin, append([]string{"list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, d := range strings.Fields(string(out)) {
+		if !strings.Contains(d, "/suites/testdata/servers/") && !slices.Contains(witnessModules, d) {
+			t.Errorf("a witness server imports %s; they may use only the standard library and %v", d, witnessModules)
+		}
+	}
 }
+
+// witnessModules are the non-standard packages a witness server may use.
+var witnessModules = []string{"github.com/google/uuid"}
 
 // running is a started witness server.
 type running struct {
