@@ -41,7 +41,11 @@ func (e *apiErr) write(w http.ResponseWriter) {
 	if e.Status == 401 {
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
 	}
+	body := map[string]any{"code": e.Status, "status": e.Code, "message": e.Message}
+	if d := e.details(); len(d) > 0 {
+		body["details"] = d
+	}
 	w.Header().Set("Content-Type", "application/a2a+json")
 	w.WriteHeader(e.Status)
-	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": e.Status, "status": e.Code, "message": e.Message, "details": e.details()}})
+	json.NewEncoder(w).Encode(map[string]any{"error": body})
 }
