@@ -95,7 +95,7 @@ func pageRequest(b *testing.B, s *Server, depth int) []byte {
 		if err != nil {
 			b.Fatal(err)
 		}
-		params["pageToken"] = s.b.codec.Encode(Claims{TS: ts, ID: id, Offset: int64((depth - 1) * 100), Principal: "alice",
+		params["pageToken"] = s.seams.codec.Encode(Claims{Cursor: keysetCursor(taskRow{TS: ts, ID: id}), Principal: "alice",
 			FilterHash: p.filterHash(), Expires: s.now() + 3600e6, TotalSize: depthStoreTasks}, s.keys)
 	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": params})

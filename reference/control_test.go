@@ -2,6 +2,7 @@ package reference
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -111,7 +112,9 @@ func TestFaultNames(t *testing.T) {
 		}
 		s.Close()
 	}
-	if _, err := New(WithPrincipal("a", "b"), WithFaults("made-up")); err == nil || !strings.Contains(err.Error(), "--fault") {
-		t.Errorf("unknown fault: %v", err)
+	_, err := New(WithPrincipal("a", "b"), WithFaults("made-up"))
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "fault" || !strings.Contains(pe.Msg, "made-up") {
+		t.Errorf("unknown fault: %v, want a ParamError naming fault", err)
 	}
 }

@@ -139,3 +139,18 @@ func asError(err error) *Error {
 	}
 	return &Error{Kind: KindInternal, Message: "internal error", cause: err}
 }
+
+// ParamError is bad input for a named parameter of the library: an Option,
+// New or Listen. The library names the parameter ("addr", "token-ttl"); a
+// command line shows it as its flag (--addr).
+type ParamError struct {
+	Param string
+	Msg   string
+}
+
+// Error renders "param: message".
+func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
+
+func paramErr(param, format string, args ...any) error {
+	return &ParamError{Param: param, Msg: fmt.Sprintf(format, args...)}
+}

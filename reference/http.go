@@ -222,7 +222,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	params, e := parseJSONParams(req.Params)
 	if e != nil {
-		s.writeRPCError(w, rc, id, s.rpcErr(e), 0)
+		s.writeRPCError(w, rc, id, e, 0)
 		return
 	}
 	ctx := r.Context()
@@ -230,17 +230,17 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	switch method {
 	case "ListTasks":
 		var p ListParams
-		if p, e = parseList(params, s.b); e == nil {
+		if p, e = parseList(params, s.seams.params); e == nil {
 			result, e = s.listTasks(ctx, rc, p, "jsonrpc")
 		}
 	case "GetTask":
 		var p GetParams
-		if p, e = parseGet(params, s.b, true); e == nil {
+		if p, e = parseGet(params, s.seams.params, true); e == nil {
 			result, e = s.getTask(ctx, rc, p)
 		}
 	case "CancelTask":
 		var p GetParams
-		if p, e = parseGet(params, s.b, false); e == nil {
+		if p, e = parseGet(params, s.seams.params, false); e == nil {
 			result, e = s.cancelTask(ctx, rc, p)
 		}
 	case "SendMessage":
@@ -253,7 +253,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		e = &Error{Kind: KindMethodNotFound, Message: "method: " + strconv.Quote(method) + " not found; this server speaks SendMessage, GetTask, ListTasks and CancelTask"}
 	}
 	if e != nil {
-		s.writeRPCError(w, rc, id, s.rpcErr(e), 0)
+		s.writeRPCError(w, rc, id, e, 0)
 		return
 	}
 	if len(id) == 0 { // a notification gets no reply
@@ -264,6 +264,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) writeRPCError(w http.ResponseWriter, rc *reqInfo, id json.RawMessage, e *Error, status int) {
+	e = s.seams.rewriter.err(e)
 	if e.Kind == KindInternal && e.cause != nil {
 		s.log.Error("internal error", "err", e.cause)
 	}
@@ -387,12 +388,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	switch rt.op {
 	case "ListTasks":
 		var p ListParams
-		if p, e = parseList(withValues{q, pathVals}, s.b); e == nil {
+		if p, e = parseList(withValues{q, pathVals}, s.seams.params); e == nil {
 			result, e = s.listTasks(ctx, rc, p, "http")
 		}
 	case "GetTask":
 		var p GetParams
-		if p, e = parseGet(withValues{q, pathVals}, s.b, true); e == nil {
+		if p, e = parseGet(withValues{q, pathVals}, s.seams.params, true); e == nil {
 			result, e = s.getTask(ctx, rc, p)
 		}
 	case "CancelTask", "SendMessage":
@@ -416,13 +417,13 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			result, e = s.sendMessage(ctx, rc, jp, jp)
 		} else {
 			var p GetParams
-			if p, e = parseGet(jp, s.b, false); e == nil {
+			if p, e = parseGet(jp, s.seams.params, false); e == nil {
 				result, e = s.cancelTask(ctx, rc, p)
 			}
 		}
 	}
 	if e != nil {
-		s.writeRESTError(w, rc, s.rpcErr(e), 0)
+		s.writeRESTError(w, rc, e, 0)
 		return
 	}
 	writeJSON(w, http.StatusOK, "application/a2a+json", result)
@@ -430,6 +431,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 
 // writeRESTError writes a google.rpc.Status body (LT-ERR-6).
 func (s *Server) writeRESTError(w http.ResponseWriter, rc *reqInfo, e *Error, status int) {
+	e = s.seams.rewriter.err(e)
 	if e.Kind == KindInternal && e.cause != nil {
 		s.log.Error("internal error", "err", e.cause)
 	}

@@ -30,8 +30,9 @@ type KeyRing struct {
 	keys  []Key // keys[len-1] is current
 	ttl   int64 // µs
 	store KeyStore
-	// overlap is false only under the no-key-overlap fault.
-	overlap bool
+	// grace is how long (µs) a retired key keeps verifying: one ttl for the
+	// clean key policy.
+	grace int64
 }
 
 // KeyStore persists a key ring.
@@ -104,6 +105,11 @@ func (memKeyStore) SaveKeys([]Key) error     { return nil }
 // first key if the store holds none. ttlMicros is the token lifetime, which
 // is also how long a retired key keeps verifying.
 func NewKeyRing(store KeyStore, ttlMicros, nowMicros int64) (*KeyRing, error) {
+	return newKeyRing(store, ttlMicros, ttlMicros, nowMicros)
+}
+
+// newKeyRing is NewKeyRing with the grace period of retired keys.
+func newKeyRing(store KeyStore, ttlMicros, graceMicros, nowMicros int64) (*KeyRing, error) {
 	if store == nil {
 		store = memKeyStore{}
 	}
@@ -111,7 +117,7 @@ func NewKeyRing(store KeyStore, ttlMicros, nowMicros int64) (*KeyRing, error) {
 	if err != nil {
 		return nil, err
 	}
-	kr := &KeyRing{keys: keys, ttl: ttlMicros, store: store, overlap: true}
+	kr := &KeyRing{keys: keys, ttl: ttlMicros, store: store, grace: graceMicros}
 	if len(kr.keys) == 0 {
 		if err := kr.Rotate(nowMicros); err != nil {
 			return nil, err
@@ -138,7 +144,7 @@ func (kr *KeyRing) Rotate(nowMicros int64) error {
 		if k.ID >= next {
 			next = k.ID + 1
 		}
-		if kr.overlap && nowMicros < k.Retired+kr.ttl {
+		if nowMicros < k.Retired+kr.grace {
 			kept = append(kept, k)
 		}
 	}
@@ -171,7 +177,7 @@ func (kr *KeyRing) Verify(id uint32, msg, sum []byte, nowMicros int64) bool {
 		if k.ID != id {
 			continue
 		}
-		if k.Retired != 0 && nowMicros >= k.Retired+kr.ttl {
+		if k.Retired != 0 && nowMicros >= k.Retired+kr.grace {
 			return false
 		}
 		return hmac.Equal(sum, mac(k.Secret, msg))

@@ -16,14 +16,19 @@ type config struct {
 	tokenTTL       time.Duration
 	keyFile        string
 	faults         []Fault
+	faultSeed      uint64
+	faultSeedSet   bool
 	now            func() time.Time
 	logger         *slog.Logger
 	rateLimit      float64
 	rateBurst      int
-	exclusiveAfter bool
-	defaultHistory int // -1: all
+	afterOp        string // how statusTimestampAfter compares: ">=" or ">"
+	defaultHistory int    // -1: all
 	publicURL      string
 	version        string
+	// seams are the server's strategies (seams.go): the clean ones unless
+	// a fault mode swapped some.
+	seams seams
 }
 
 // Option configures a Server.
@@ -97,6 +102,13 @@ func WithFaults(faults ...Fault) Option {
 	return func(c *config) error { c.faults = append(c.faults, faults...); return nil }
 }
 
+// WithFaultSeed seeds the random choices of fault modes that make any (the
+// short-pages variant), so that a run reproduces. Without it the server
+// picks a seed; FaultSeed reports it.
+func WithFaultSeed(seed uint64) Option {
+	return func(c *config) error { c.faultSeed, c.faultSeedSet = seed, true; return nil }
+}
+
 // WithRealClock sets the source of real time under the controllable clock.
 func WithRealClock(now func() time.Time) Option {
 	return func(c *config) error { c.now = now; return nil }
@@ -122,7 +134,13 @@ func WithRateLimit(rps float64, burst int) Option {
 // WithExclusiveTimestampAfter makes statusTimestampAfter exclusive (>), for
 // experiments; the proto says inclusive (>=), which is the default.
 func WithExclusiveTimestampAfter(on bool) Option {
-	return func(c *config) error { c.exclusiveAfter = on; return nil }
+	return func(c *config) error {
+		c.afterOp = ">="
+		if on {
+			c.afterOp = ">"
+		}
+		return nil
+	}
 }
 
 // WithDefaultHistoryLength sets how many messages an unset historyLength

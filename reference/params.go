@@ -213,9 +213,9 @@ const (
 	MaxPageSize     = 100
 )
 
-// parseList validates a ListTasks request. The checks that fault modes relax
-// consult b.
-func parseList(src paramSource, b *behaviour) (ListParams, *Error) {
+// parseList validates a ListTasks request. The range rules of pageSize and
+// historyLength come from pol.
+func parseList(src paramSource, pol paramPolicy) (ListParams, *Error) {
 	var p ListParams
 	var e *Error
 	if p.Tenant, _, e = src.str("tenant"); e != nil {
@@ -231,25 +231,15 @@ func parseList(src paramSource, b *behaviour) (ListParams, *Error) {
 	if e != nil {
 		return p, e
 	}
-	p.PageSize, p.PageSizeSet = int(n), set
-	switch {
-	case !set && b.defaultPageSize100:
-		p.PageSize = MaxPageSize
-	case !set:
-		p.PageSize = DefaultPageSize
-	case b.pageSizeUnchecked:
-		if p.PageSize < 0 {
-			p.PageSize = 0
-		}
-	case n == 0 && b.pageSizeZeroAsDefault:
-		p.PageSize = DefaultPageSize
-	case n < MinPageSize || n > MaxPageSize:
-		return p, invalidParam("pageSize", "must be between %d and %d inclusive, got %d", MinPageSize, MaxPageSize, n)
+	var problem string
+	if p.PageSize, problem = pol.pageSize(n, set); problem != "" {
+		return p, invalidParam("pageSize", "%s", problem)
 	}
+	p.PageSizeSet = set
 	if p.PageToken, _, e = src.str("pageToken"); e != nil {
 		return p, e
 	}
-	if p.HistoryLength, p.HistorySet, e = parseHistory(src, b); e != nil {
+	if p.HistoryLength, p.HistorySet, e = parseHistoryAs(src, pol, "historyLength"); e != nil {
 		return p, e
 	}
 	ts, set, e := src.str("statusTimestampAfter")
@@ -282,32 +272,23 @@ func parseStatus(src paramSource, p *ListParams) *Error {
 	return nil
 }
 
-func parseHistory(src paramSource, b *behaviour) (int, bool, *Error) {
-	return parseHistoryAs(src, b, "historyLength")
-}
-
 // parseHistoryAs reads historyLength from src and reports errors under
 // field (for example configuration.historyLength).
-func parseHistoryAs(src paramSource, b *behaviour, field string) (int, bool, *Error) {
+func parseHistoryAs(src paramSource, pol paramPolicy, field string) (int, bool, *Error) {
 	n, set, e := src.integer("historyLength")
 	if e != nil {
 		return 0, false, invalidParam(field, "%s", strings.TrimPrefix(e.Message, "historyLength: "))
 	}
-	if !set {
-		return 0, false, nil
+	length, isSet, problem := pol.historyLength(n, set)
+	if problem != "" {
+		return 0, false, invalidParam(field, "%s", problem)
 	}
-	if n < 0 {
-		if b.negativeHistoryAccepted {
-			return 0, false, nil
-		}
-		return 0, false, invalidParam(field, "must be a non-negative integer, got %d", n)
-	}
-	return int(n), true, nil
+	return length, isSet, nil
 }
 
 // parseGet validates a GetTask or CancelTask request; id comes from the
 // path for HTTP+JSON and from params for JSON-RPC.
-func parseGet(src paramSource, b *behaviour, withHistory bool) (GetParams, *Error) {
+func parseGet(src paramSource, pol paramPolicy, withHistory bool) (GetParams, *Error) {
 	var p GetParams
 	var e *Error
 	var set bool
@@ -321,7 +302,7 @@ func parseGet(src paramSource, b *behaviour, withHistory bool) (GetParams, *Erro
 		return p, invalidParam("id", "is required")
 	}
 	if withHistory {
-		if p.HistoryLength, p.HistorySet, e = parseHistory(src, b); e != nil {
+		if p.HistoryLength, p.HistorySet, e = parseHistoryAs(src, pol, "historyLength"); e != nil {
 			return p, e
 		}
 	}

@@ -23,13 +23,8 @@ type Store struct {
 	// gen counts committed writes; totalSize cache entries are valid only for
 	// the generation they were computed at.
 	gen    atomic.Uint64
-	counts sync.Map // countKey -> countEntry
+	counts sync.Map // count query text and arguments -> countEntry
 	nCount atomic.Int64
-}
-
-type countKey struct {
-	owner, tenant string
-	filters       [16]byte
 }
 
 type countEntry struct {
@@ -333,15 +328,19 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 
 // Get returns one task row. The owner and tenant scope is part of the
 // query, so a task outside it is simply not found (LT-AUTHZ-5, LT-AUTHZ-6).
-// An empty owner means no owner scope (used by the control API and by the
-// gettask-cross-principal fault).
+// An empty owner means no scope at all (the control API's view).
 func (s *Store) Get(ctx context.Context, owner, tenant, id string) (taskRow, error) {
-	q := `SELECT id, owner, tenant, context_id, state, ts_us FROM tasks WHERE id = ?`
-	args := []any{id}
+	sc := anyScope
 	if owner != "" {
-		q += ` AND owner = ? AND tenant = ?`
-		args = append(args, owner, tenant)
+		sc = ownerScope(owner, tenant)
 	}
+	return s.get(ctx, sc, id)
+}
+
+// get returns the task row id if it is in scope sc.
+func (s *Store) get(ctx context.Context, sc scope, id string) (taskRow, error) {
+	q := `SELECT id, owner, tenant, context_id, state, ts_us FROM tasks WHERE id = ? AND ` + sc.cond
+	args := append([]any{id}, sc.args...)
 	var t taskRow
 	err := s.r.QueryRowContext(ctx, q, args...).Scan(&t.ID, &t.Owner, &t.Tenant, &t.ContextID, &t.State, &t.TS)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -474,16 +473,16 @@ func (s *Store) SetMeta(ctx context.Context, k, v string) error {
 	return err
 }
 
-// Count returns how many tasks of the scope match the filters. Results are
-// cached per (owner, tenant, filter set) until the next write, so a walk's
-// first page costs one index count only when something changed.
+// Count returns how many rows the listing q holds. Results are cached per
+// query until the next write, so a walk's first page costs one index count
+// only when something changed.
 func (s *Store) Count(ctx context.Context, q listQuery) (int64, error) {
-	key := countKey{q.owner, q.tenant, q.filterKey}
+	sqlText, args := q.countSQL()
+	key := fmt.Sprintf("%s %#v", sqlText, args)
 	gen := s.gen.Load()
 	if e, ok := s.counts.Load(key); ok && e.(countEntry).gen == gen {
 		return e.(countEntry).n, nil
 	}
-	sqlText, args := q.countSQL()
 	var n int64
 	if err := s.r.QueryRowContext(ctx, sqlText, args...).Scan(&n); err != nil {
 		return 0, err
@@ -496,15 +495,15 @@ func (s *Store) Count(ctx context.Context, q listQuery) (int64, error) {
 	return n, nil
 }
 
-// List runs one page query.
-func (s *Store) List(ctx context.Context, q listQuery) ([]taskRow, error) {
-	sqlText, args := q.pageSQL()
+// List runs one page query of the listing q.
+func (s *Store) List(ctx context.Context, q listQuery, p pageSpec) ([]taskRow, error) {
+	sqlText, args := q.pageSQL(p)
 	rows, err := s.r.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := make([]taskRow, 0, q.limit)
+	out := make([]taskRow, 0, min(max(p.limit, 0), 1024))
 	for rows.Next() {
 		var t taskRow
 		if err := rows.Scan(&t.ID, &t.Owner, &t.Tenant, &t.ContextID, &t.State, &t.TS); err != nil {

@@ -43,6 +43,12 @@ func StartInProcess(faults ...string) (*InProcessReference, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
+	if len(faults) > 0 {
+		// The seed reproduces the fault's random choices; a restart keeps it.
+		seed := p.srv.FaultSeed()
+		p.opts = append(p.opts, reference.WithFaultSeed(seed))
+		fmt.Printf("in-process reference: faults %v, fault seed %d\n", faults, seed)
+	}
 	return p, nil
 }
 

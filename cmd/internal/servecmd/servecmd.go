@@ -5,6 +5,7 @@ package servecmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -16,6 +17,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// flagError shows a library parameter error (reference.ParamError) as the
+// flag that sets the parameter.
+func flagError(err error) error {
+	var pe *reference.ParamError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("--%s: %s", pe.Param, pe.Msg)
+	}
+	return err
+}
+
 // Command returns the serve command; version is shown in the Agent Card.
 func Command(version string) *cobra.Command {
 	var (
@@ -25,6 +36,7 @@ func Command(version string) *cobra.Command {
 		rateLimit                                             float64
 		rateBurst, defaultHistory                             int
 		exclusive                                             bool
+		faultSeed                                             uint64
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -67,6 +79,9 @@ alice=alice-token and bob=bob-token.`,
 			for _, f := range faults {
 				opts = append(opts, reference.WithFaults(reference.Fault(f)))
 			}
+			if cmd.Flags().Changed("fault-seed") {
+				opts = append(opts, reference.WithFaultSeed(faultSeed))
+			}
 			if controlToken != "" {
 				opts = append(opts, reference.WithControlToken(controlToken))
 			}
@@ -78,7 +93,7 @@ alice=alice-token and bob=bob-token.`,
 			}
 			srv, err := reference.New(opts...)
 			if err != nil {
-				return err
+				return flagError(err)
 			}
 			url, err := srv.Listen(addr)
 			if err != nil {
@@ -91,6 +106,9 @@ alice=alice-token and bob=bob-token.`,
 			}
 			for _, f := range faults {
 				fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk serve: FAULT MODE %s is on: this server is deliberately broken\n", f)
+			}
+			if len(faults) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk serve: fault seed %d (rerun with --fault-seed %d to repeat the fault's random choices)\n", srv.FaultSeed(), srv.FaultSeed())
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -110,6 +128,7 @@ alice=alice-token and bob=bob-token.`,
 	f.DurationVar(&ttl, "token-ttl", 10*time.Minute, "page-token lifetime")
 	f.StringVar(&keyFile, "key-file", "", "keep page-token signing keys in this file (default: in the database)")
 	f.StringArrayVar(&faults, "fault", nil, "turn on a fault mode (repeatable): "+reference.FaultNames())
+	f.Uint64Var(&faultSeed, "fault-seed", 0, "seed of the fault modes' random choices (default: a random seed, printed at start)")
 	f.Float64Var(&rateLimit, "rate-limit", 0, "per-principal request limit per second (0: off)")
 	f.IntVar(&rateBurst, "rate-burst", 0, "per-principal burst (default: the rate, at least 1)")
 	f.BoolVar(&exclusive, "exclusive-timestamp-after", false, "treat statusTimestampAfter as exclusive (>) instead of the proto's >=")
