@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -30,7 +31,7 @@ func seedGenerate(tb testing.TB, s *Server, n int, prefix string) {
 }
 
 func benchServer(tb testing.TB, db string) *Server {
-	s, err := New(WithDB(db), WithPrincipal("alice", "alice-token"), WithPrincipal("bob", "bob-token"), WithControlToken("ctl"))
+	s, err := New(context.Background(), WithDB(db), WithPrincipal("alice", "alice-token"), WithPrincipal("bob", "bob-token"), WithControlToken("ctl"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func depthServer(b *testing.B) *Server {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := New(WithDB(filepath.Join(dir, "depth.db")), WithPrincipal("alice", "alice-token"), WithControlToken("ctl"))
+		s, err := New(context.Background(), WithDB(filepath.Join(dir, "depth.db")), WithPrincipal("alice", "alice-token"), WithControlToken("ctl"))
 		if err != nil {
 			b.Fatal(err)
 		}

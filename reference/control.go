@@ -39,7 +39,7 @@ func (s *Server) controlHandler() http.Handler {
 		rc.binding, rc.method = "control", r.Method+" "+r.URL.Path
 		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.controlToken)) != 1 {
-			s.writeRESTError(w, rc, &Error{Kind: KindUnauthenticated, Message: "Authorization: the control API needs its own bearer token (--control-token)"}, 0)
+			s.writeRESTError(w, rc, &Error{Kind: KindUnauthenticated, Message: "Authorization: the control API needs its own bearer token (the server's control token)"}, 0)
 			return
 		}
 		if _, pattern := mux.Handler(r); pattern == "" {
@@ -370,7 +370,7 @@ func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) controlRotate(w http.ResponseWriter, r *http.Request) {
-	if err := s.keys.Rotate(s.now()); err != nil {
+	if err := s.keys.Rotate(r.Context(), s.now()); err != nil {
 		s.writeRESTError(w, info(r), asError(err), 0)
 		return
 	}

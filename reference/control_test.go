@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -105,14 +106,14 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestFaultNames(t *testing.T) {
 	for _, f := range Faults() {
-		s, err := New(WithPrincipal("a", "b"), WithFaults(f.Name))
+		s, err := New(context.Background(), WithPrincipal("a", "b"), WithFaults(f.Name))
 		if err != nil {
 			t.Errorf("%s: %v", f.Name, err)
 			continue
 		}
 		s.Close()
 	}
-	_, err := New(WithPrincipal("a", "b"), WithFaults("made-up"))
+	_, err := New(context.Background(), WithPrincipal("a", "b"), WithFaults("made-up"))
 	var pe *ParamError
 	if !errors.As(err, &pe) || pe.Param != "fault" || !strings.Contains(pe.Msg, "made-up") {
 		t.Errorf("unknown fault: %v, want a ParamError naming fault", err)

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ type testServer struct {
 func newTestServer(t *testing.T, opts ...Option) *testServer {
 	t.Helper()
 	base := []Option{WithPrincipal("alice", "alice-token"), WithPrincipal("bob", "bob-token"), WithControlToken("ctl")}
-	s, err := New(append(base, opts...)...)
+	s, err := New(context.Background(), append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,12 @@
 package reference
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -37,45 +37,45 @@ type KeyRing struct {
 
 // KeyStore persists a key ring.
 type KeyStore interface {
-	LoadKeys() ([]Key, error)
-	SaveKeys([]Key) error
+	LoadKeys(ctx context.Context) ([]Key, error)
+	SaveKeys(ctx context.Context, keys []Key) error
 }
 
 // FileKeyStore keeps keys in a JSON file, written atomically with mode 0600.
 type FileKeyStore string
 
 // LoadKeys reads the file; a missing file is an empty ring.
-func (f FileKeyStore) LoadKeys() ([]Key, error) {
+func (f FileKeyStore) LoadKeys(context.Context) ([]Key, error) {
 	b, err := os.ReadFile(string(f))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--key-file: %w", err)
+		return nil, paramErr("key-file", "%v", err)
 	}
 	var doc struct {
 		Keys []Key `json:"keys"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("--key-file %s: not a pagewalk key file: %w", f, err)
+		return nil, paramErr("key-file", "%s is not a pagewalk key file: %v", string(f), err)
 	}
 	for _, k := range doc.Keys {
 		if len(k.Secret) < 16 {
-			return nil, fmt.Errorf("--key-file %s: key %d has a secret shorter than 16 bytes", f, k.ID)
+			return nil, paramErr("key-file", "%s: key %d has a secret shorter than 16 bytes", string(f), k.ID)
 		}
 	}
 	return doc.Keys, nil
 }
 
 // SaveKeys writes the file atomically.
-func (f FileKeyStore) SaveKeys(keys []Key) error {
+func (f FileKeyStore) SaveKeys(_ context.Context, keys []Key) error {
 	b, err := json.MarshalIndent(map[string]any{"keys": keys}, "", "  ")
 	if err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(string(f)), ".pagewalk-keys-*")
 	if err != nil {
-		return fmt.Errorf("--key-file: %w", err)
+		return paramErr("key-file", "%v", err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := tmp.Chmod(0o600); err != nil {
@@ -98,28 +98,28 @@ func (f FileKeyStore) SaveKeys(keys []Key) error {
 
 type memKeyStore struct{}
 
-func (memKeyStore) LoadKeys() ([]Key, error) { return nil, nil }
-func (memKeyStore) SaveKeys([]Key) error     { return nil }
+func (memKeyStore) LoadKeys(context.Context) ([]Key, error) { return nil, nil }
+func (memKeyStore) SaveKeys(context.Context, []Key) error   { return nil }
 
 // NewKeyRing loads the ring from store (nil: in memory only), creating a
 // first key if the store holds none. ttlMicros is the token lifetime, which
 // is also how long a retired key keeps verifying.
-func NewKeyRing(store KeyStore, ttlMicros, nowMicros int64) (*KeyRing, error) {
-	return newKeyRing(store, ttlMicros, ttlMicros, nowMicros)
+func NewKeyRing(ctx context.Context, store KeyStore, ttlMicros, nowMicros int64) (*KeyRing, error) {
+	return newKeyRing(ctx, store, ttlMicros, ttlMicros, nowMicros)
 }
 
 // newKeyRing is NewKeyRing with the grace period of retired keys.
-func newKeyRing(store KeyStore, ttlMicros, graceMicros, nowMicros int64) (*KeyRing, error) {
+func newKeyRing(ctx context.Context, store KeyStore, ttlMicros, graceMicros, nowMicros int64) (*KeyRing, error) {
 	if store == nil {
 		store = memKeyStore{}
 	}
-	keys, err := store.LoadKeys()
+	keys, err := store.LoadKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
 	kr := &KeyRing{keys: keys, ttl: ttlMicros, store: store, grace: graceMicros}
 	if len(kr.keys) == 0 {
-		if err := kr.Rotate(nowMicros); err != nil {
+		if err := kr.Rotate(ctx, nowMicros); err != nil {
 			return nil, err
 		}
 	}
@@ -128,7 +128,7 @@ func newKeyRing(store KeyStore, ttlMicros, graceMicros, nowMicros int64) (*KeyRi
 
 // Rotate makes a fresh random key current. The previous key keeps verifying
 // for one TTL; keys older than that are dropped.
-func (kr *KeyRing) Rotate(nowMicros int64) error {
+func (kr *KeyRing) Rotate(ctx context.Context, nowMicros int64) error {
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return err
@@ -149,7 +149,7 @@ func (kr *KeyRing) Rotate(nowMicros int64) error {
 		}
 	}
 	kr.keys = append(kept, Key{ID: next, Secret: secret, Created: nowMicros})
-	return kr.store.SaveKeys(kr.keys)
+	return kr.store.SaveKeys(ctx, kr.keys)
 }
 
 // current returns the signing key.

@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -39,7 +38,7 @@ type Option func(*config) error
 func WithDB(path string) Option {
 	return func(c *config) error {
 		if path == "" {
-			return fmt.Errorf("--db: empty path; give a file path or :memory:")
+			return paramErr("db", "empty path; give a file path or :memory:")
 		}
 		c.dbPath = path
 		return nil
@@ -51,14 +50,14 @@ func WithDB(path string) Option {
 func WithPrincipal(name, token string) Option {
 	return func(c *config) error {
 		if name == "" || token == "" {
-			return fmt.Errorf("--principal: want NAME=TOKEN with both parts non-empty, got %q=%q", name, token)
+			return paramErr("principal", "want NAME=TOKEN with both parts non-empty, got %q=%q", name, token)
 		}
 		if _, dup := c.principals[token]; dup {
-			return fmt.Errorf("--principal %s: token already belongs to another principal", name)
+			return paramErr("principal", "%s: token already belongs to another principal", name)
 		}
 		for _, n := range c.principalNames {
 			if n == name {
-				return fmt.Errorf("--principal %s: given twice", name)
+				return paramErr("principal", "%s: given twice", name)
 			}
 		}
 		c.principals[token] = name
@@ -71,7 +70,7 @@ func WithPrincipal(name, token string) Option {
 func ParsePrincipal(v string) (name, token string, err error) {
 	name, token, ok := strings.Cut(v, "=")
 	if !ok || name == "" || token == "" {
-		return "", "", fmt.Errorf("--principal: want NAME=TOKEN, got %q", v)
+		return "", "", paramErr("principal", "want NAME=TOKEN, got %q", v)
 	}
 	return name, token, nil
 }
@@ -85,7 +84,7 @@ func WithControlToken(token string) Option {
 func WithTokenTTL(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
-			return fmt.Errorf("--token-ttl: must be positive, got %s", d)
+			return paramErr("token-ttl", "must be positive, got %s", d)
 		}
 		c.tokenTTL = d
 		return nil
@@ -124,7 +123,7 @@ func WithLogger(l *slog.Logger) Option {
 func WithRateLimit(rps float64, burst int) Option {
 	return func(c *config) error {
 		if rps < 0 || burst < 0 {
-			return fmt.Errorf("--rate-limit: must not be negative")
+			return paramErr("rate-limit", "must not be negative")
 		}
 		c.rateLimit, c.rateBurst = rps, burst
 		return nil
@@ -148,7 +147,7 @@ func WithExclusiveTimestampAfter(on bool) Option {
 func WithDefaultHistoryLength(n int) Option {
 	return func(c *config) error {
 		if n < -1 {
-			return fmt.Errorf("--default-history-length: must be -1 (all) or more, got %d", n)
+			return paramErr("default-history-length", "must be -1 (all) or more, got %d", n)
 		}
 		c.defaultHistory = n
 		return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,17 +25,19 @@ type Server struct {
 	limitersMu sync.Mutex
 	limiters   map[string]*rate.Limiter
 
-	mu   sync.Mutex
-	http *http.Server
-	ln   net.Listener
+	mu        sync.Mutex
+	http      *http.Server
+	ln        net.Listener
+	closeOnce sync.Once
 }
 
-// New opens the store and key ring and builds a Server. Call Close (or
-// Shutdown) to release the store.
+// New opens the store and key ring and builds a Server; ctx bounds that
+// set-up (the server does not keep it). Call Close (or Shutdown) to
+// release the store.
 //
 // With no options but principals, New builds the clean reference: every
 // seam is its clean implementation (cleanSeams) until WithFaults swaps some.
-func New(opts ...Option) (*Server, error) {
+func New(ctx context.Context, opts ...Option) (*Server, error) {
 	cfg := config{
 		dbPath:         ":memory:",
 		principals:     map[string]string{},
@@ -52,7 +53,7 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	if len(cfg.principals) == 0 {
-		return nil, errors.New("--principal: at least one NAME=TOKEN is required")
+		return nil, paramErr("principal", "at least one NAME=TOKEN is required")
 	}
 	if err := installFaults(&cfg); err != nil {
 		return nil, err
@@ -60,13 +61,12 @@ func New(opts ...Option) (*Server, error) {
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
-	st, err := OpenStore(cfg.dbPath)
+	st, err := OpenStore(ctx, cfg.dbPath)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, store: st, clock: NewClock(cfg.now), seams: cfg.seams, log: cfg.logger,
 		limiters: map[string]*rate.Limiter{}}
-	ctx := context.Background()
 	if v, ok, err := st.GetMeta(ctx, "clock"); err != nil {
 		st.Close()
 		return nil, err
@@ -81,7 +81,7 @@ func New(opts ...Option) (*Server, error) {
 		durable = FileKeyStore(cfg.keyFile)
 	}
 	ttl := cfg.tokenTTL.Microseconds()
-	s.keys, err = newKeyRing(s.seams.keys.store(durable), ttl, s.seams.keys.grace(ttl), s.clock.NowMicros())
+	s.keys, err = newKeyRing(ctx, s.seams.keys.store(durable), ttl, s.seams.keys.grace(ttl), s.clock.NowMicros())
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -98,8 +98,8 @@ func (s *Server) FaultSeed() uint64 { return s.cfg.faultSeed }
 // persist with the tasks unless --key-file names a separate file.
 type dbKeyStore struct{ st *Store }
 
-func (d dbKeyStore) LoadKeys() ([]Key, error) {
-	v, ok, err := d.st.GetMeta(context.Background(), "keys")
+func (d dbKeyStore) LoadKeys(ctx context.Context) ([]Key, error) {
+	v, ok, err := d.st.GetMeta(ctx, "keys")
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -107,12 +107,12 @@ func (d dbKeyStore) LoadKeys() ([]Key, error) {
 	return keys, json.Unmarshal([]byte(v), &keys)
 }
 
-func (d dbKeyStore) SaveKeys(keys []Key) error {
+func (d dbKeyStore) SaveKeys(ctx context.Context, keys []Key) error {
 	b, err := json.Marshal(keys)
 	if err != nil {
 		return err
 	}
-	return d.st.SetMeta(context.Background(), "keys", string(b))
+	return d.st.SetMeta(ctx, "keys", string(b))
 }
 
 // Handler returns the server's HTTP handler (both bindings, the Agent Card,
@@ -130,7 +130,7 @@ func (s *Server) Clock() *Clock { return s.clock }
 func (s *Server) Listen(addr string) (string, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", fmt.Errorf("--addr %s: %w", addr, err)
+		return "", paramErr("addr", "%s: %v", addr, err)
 	}
 	s.mu.Lock()
 	s.ln = ln
@@ -151,23 +151,36 @@ func (s *Server) URL() string {
 	return "http://" + s.ln.Addr().String()
 }
 
-// Shutdown stops accepting requests, waits for those in flight (until ctx
-// ends) and closes the store. Every committed task is on disk afterwards.
+// Shutdown stops accepting requests, waits for those in flight to finish
+// (until ctx ends; then it cuts the connections that are left), and only
+// then closes the store, so no request runs against a closed store. Every
+// committed task is on disk afterwards. Calling it again does nothing.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	srv := s.http
 	s.mu.Unlock()
 	var err error
-	if srv != nil {
-		err = srv.Shutdown(ctx)
-	}
-	return errors.Join(err, s.store.Close())
+	s.closeOnce.Do(func() {
+		if srv != nil {
+			if err = srv.Shutdown(ctx); err != nil {
+				// Out of time: cut what is left. The store's Close below still
+				// waits for the statements those requests started.
+				err = errors.Join(err, srv.Close())
+			}
+		}
+		err = errors.Join(err, s.store.Close())
+	})
+	return err
 }
 
-// Close shuts down at once.
+// DrainTimeout bounds how long Close waits for in-flight requests.
+const DrainTimeout = 10 * time.Second
+
+// Close shuts down gracefully: it drains in-flight requests for up to
+// DrainTimeout, then closes the store.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
+	defer cancel()
 	return s.Shutdown(ctx)
 }
 

@@ -68,10 +68,11 @@ CREATE TABLE IF NOT EXISTS meta (
 `
 
 // OpenStore opens (creating if needed) the SQLite database at path, in WAL
-// mode. path ":memory:" gives a private in-memory store.
-func OpenStore(path string) (*Store, error) {
+// mode. path ":memory:" gives a private in-memory store. ctx bounds the
+// schema set-up.
+func OpenStore(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
-		return nil, errors.New("--db: empty path; give a file path or :memory:")
+		return nil, paramErr("db", "empty path; give a file path or :memory:")
 	}
 	// temp_store(MEMORY): the scratch image has no /tmp, and large seeds spill
 	// statement journals to temp files otherwise.
@@ -99,9 +100,9 @@ func OpenStore(path string) (*Store, error) {
 		r.SetMaxOpenConns(8)
 		s.w, s.r = w, r
 	}
-	if _, err := s.w.Exec(schema); err != nil {
+	if _, err := s.w.ExecContext(ctx, schema); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("--db %s: %w", path, err)
+		return nil, paramErr("db", "%s: %v", path, err)
 	}
 	return s, nil
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func TestStoreWALMode(t *testing.T) {
-	st, err := OpenStore(filepath.Join(t.TempDir(), "wal.db"))
+	st, err := OpenStore(context.Background(), filepath.Join(t.TempDir(), "wal.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestStoreWALMode(t *testing.T) {
 // and that the seek bounds the scan (so later pages cost the same as the
 // first).
 func TestQueryPlans(t *testing.T) {
-	st, err := OpenStore(":memory:")
+	st, err := OpenStore(context.Background(), ":memory:")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 package reference
 
 import (
+	"context"
 	"encoding/base64"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,7 +114,7 @@ func TestTokenSurvivesRestart(t *testing.T) {
 		if keyFile != "" {
 			opts = append(opts, WithKeyFile(keyFile))
 		}
-		s1, err := New(opts...)
+		s1, err := New(context.Background(), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +124,7 @@ func TestTokenSurvivesRestart(t *testing.T) {
 		if err := s1.Close(); err != nil {
 			t.Fatal(err)
 		}
-		s2, err := New(opts...)
+		s2, err := New(context.Background(), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,18 +139,19 @@ func TestTokenSurvivesRestart(t *testing.T) {
 
 func TestKeyFileErrors(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.json")
-	if err := FileKeyStore(bad).SaveKeys([]Key{{ID: 1, Secret: []byte("short")}}); err != nil {
+	if err := FileKeyStore(bad).SaveKeys(context.Background(), []Key{{ID: 1, Secret: []byte("short")}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := New(WithPrincipal("a", "b"), WithKeyFile(bad))
-	if err == nil || !strings.Contains(err.Error(), "--key-file") {
-		t.Fatalf("short key: err = %v", err)
+	_, err := New(context.Background(), WithPrincipal("a", "b"), WithKeyFile(bad))
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "key-file" || !strings.Contains(pe.Msg, "shorter than 16 bytes") {
+		t.Fatalf("short key: err = %v, want a ParamError naming key-file", err)
 	}
 }
 
 // tokenFixture builds a key ring and a valid token for the fuzz target.
 func tokenFixture(t testing.TB) (*KeyRing, string, Claims) {
-	kr, err := NewKeyRing(nil, 600e6, ts0)
+	kr, err := NewKeyRing(context.Background(), nil, 600e6, ts0)
 	if err != nil {
 		t.Fatal(err)
 	}

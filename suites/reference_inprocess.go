@@ -39,7 +39,7 @@ func StartInProcess(faults ...string) (*InProcessReference, error) {
 		opts = append(opts, reference.WithFaults(reference.Fault(f)))
 	}
 	p := &InProcessReference{opts: opts, addr: "127.0.0.1:0", dir: dir}
-	if err := p.start(); err != nil {
+	if err := p.start(context.Background()); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
@@ -52,8 +52,8 @@ func StartInProcess(faults ...string) (*InProcessReference, error) {
 	return p, nil
 }
 
-func (p *InProcessReference) start() error {
-	srv, err := reference.New(p.opts...)
+func (p *InProcessReference) start(ctx context.Context) error {
+	srv, err := reference.New(ctx, p.opts...)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (p *InProcessReference) Restart(ctx context.Context) error {
 	if err := p.srv.Shutdown(ctx); err != nil {
 		return fmt.Errorf("in-process reference shutdown: %w", err)
 	}
-	return p.start()
+	return p.start(ctx)
 }
 
 // Close stops the server and removes its database.

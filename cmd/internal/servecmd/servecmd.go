@@ -4,7 +4,6 @@
 package servecmd
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -72,7 +71,7 @@ alice=alice-token and bob=bob-token.`,
 			for _, p := range principals {
 				name, tok, err := reference.ParsePrincipal(p)
 				if err != nil {
-					return err
+					return flagError(err)
 				}
 				opts = append(opts, reference.WithPrincipal(name, tok))
 			}
@@ -91,14 +90,18 @@ alice=alice-token and bob=bob-token.`,
 			if publicURL != "" {
 				opts = append(opts, reference.WithPublicURL(publicURL))
 			}
-			srv, err := reference.New(opts...)
+			// The command's context, cancelled on SIGINT or SIGTERM, bounds
+			// the start-up (opening the store) and ends the serving.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			srv, err := reference.New(ctx, opts...)
 			if err != nil {
 				return flagError(err)
 			}
 			url, err := srv.Listen(addr)
 			if err != nil {
 				srv.Close()
-				return err
+				return flagError(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "pagewalk serve: listening on %s (JSON-RPC %s/jsonrpc, HTTP+JSON %s, Agent Card %s/.well-known/agent-card.json)\n", url, url, url, url)
 			if controlToken != "" {
@@ -110,14 +113,12 @@ alice=alice-token and bob=bob-token.`,
 			if len(faults) > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk serve: fault seed %d (rerun with --fault-seed %d to repeat the fault's random choices)\n", srv.FaultSeed(), srv.FaultSeed())
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
 			<-ctx.Done()
 			stop()
-			fmt.Fprintln(cmd.ErrOrStderr(), "pagewalk serve: shutting down")
-			sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			defer cancel()
-			return srv.Shutdown(sctx)
+			fmt.Fprintln(cmd.ErrOrStderr(), "pagewalk serve: shutting down: draining requests in flight, then closing the store")
+			// Close drains for at most reference.DrainTimeout; a second signal
+			// (stop restored the default handling) ends the process at once.
+			return srv.Close()
 		},
 	}
 	f := cmd.Flags()
