@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -95,6 +96,10 @@ var faultTable = []FaultInfo{
 		install: func(c *config) { c.seams.access = unscopedList{c.seams.access} }},
 	{Name: "unscoped-tenant", Summary: "ListTasks ignores the tenant: a principal lists its tasks of every tenant",
 		install: func(c *config) { c.seams.access = unscopedTenant{c.seams.access} }},
+
+	// ---- Performance ----
+	{Name: "store-scan", PerfOnly: true, Summary: "every ListTasks page reads and sorts all of the principal's matching rows: correct results, but page cost grows with the store size",
+		install: func(c *config) { c.seams.pager = storeScanPager{} }},
 
 	// ---- Legal variants ----
 	{Name: "short-pages", Legal: true, Summary: "pages are randomly shorter than pageSize (seeded: --fault-seed), but the walk is complete and correct",
@@ -196,6 +201,47 @@ func (earlyEndPager) page(ctx context.Context, st *Store, q listQuery, cursor st
 	}
 	rows = rows[:limit]
 	return rows, keysetCursor(rows[limit-1]), nil
+}
+
+// storeScanPager gives exactly the clean keyset listing, but finds each page
+// the slow way: it reads every row of the listing, unordered and unbounded,
+// sorts them in Go, and skips to the cursor. Its page cost grows with the
+// number of matching rows and is flat with depth, so only a measurement of
+// cost against store size (pagewalk load --sizes) can tell it from the
+// clean pager.
+type storeScanPager struct{}
+
+func (storeScanPager) page(ctx context.Context, st *Store, q listQuery, cursor string, limit int) ([]taskRow, string, error) {
+	all, err := st.List(ctx, q, pageSpec{limit: -1})
+	if err != nil {
+		return nil, "", err
+	}
+	newer := func(a, b taskRow) bool { return a.TS > b.TS || (a.TS == b.TS && a.ID > b.ID) }
+	slices.SortFunc(all, func(a, b taskRow) int {
+		switch {
+		case newer(a, b):
+			return -1
+		case newer(b, a):
+			return 1
+		}
+		return 0
+	})
+	start := 0
+	if cursor != "" {
+		ts, id, ok := decodeKeyset(cursor)
+		if !ok {
+			return nil, "", errMalformed
+		}
+		at := taskRow{TS: ts, ID: id}
+		for start < len(all) && !newer(at, all[start]) {
+			start++
+		}
+	}
+	rows, more := trimPage(all[start:min(len(all), start+max(limit, 0)+1)], limit)
+	if !more {
+		return rows, "", nil
+	}
+	return rows, keysetCursor(rows[len(rows)-1]), nil
 }
 
 // shortPager serves pages of a random length between 1 and pageSize,

@@ -22,6 +22,10 @@ type FaultInfo struct {
 	Summary string
 	// Legal is true for variants the spec allows; they must not Fail.
 	Legal bool
+	// PerfOnly is true for faults that break no rule of the spec, only the
+	// cost of a page: their answers are exactly right, so no conformance
+	// case can see them, and only a load measurement kills them.
+	PerfOnly bool
 	// install swaps the fault's seams into the configuration. It runs after
 	// every option, so it sees the whole configuration (for example the
 	// fault seed) and may wrap the seams installed before it.
