@@ -29,6 +29,9 @@ func (s *Server) sendMessage(ctx context.Context, rc *reqInfo, src paramSource, 
 	if !ok {
 		return nil, invalidParam("message", "is required")
 	}
+	if !validJSONText(msgRaw) {
+		return nil, invalidUTF8("message")
+	}
 	var m struct {
 		MessageID string          `json:"messageId"`
 		ContextID string          `json:"contextId"`

@@ -73,14 +73,12 @@ func depthServer(b *testing.B) *Server {
 	return depthStore.s
 }
 
-// TestMain removes the shared benchmark store.
-func TestMain(m *testing.M) {
-	code := m.Run()
+// cleanupBench removes the shared benchmark store (TestMain calls it).
+func cleanupBench() {
 	if depthStore.s != nil {
 		depthStore.s.Close()
 		os.RemoveAll(depthStore.dir)
 	}
-	os.Exit(code)
 }
 
 // pageRequest builds the JSON-RPC ListTasks request for page depth (1 is

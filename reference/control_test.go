@@ -88,14 +88,27 @@ func TestControlMoveAndClock(t *testing.T) {
 	if got, _ := ts.walk("alice-token", nil); len(got) != len(before) {
 		t.Errorf("a scoped reset touched other tasks: %d before, %d after", len(before), len(got))
 	}
-	// Reset all empties the store.
-	ts.control("POST", "/reset", map[string]any{"all": true})
-	if got, _ := ts.walk("alice-token", nil); len(got) != 0 {
-		t.Errorf("after reset: %v", got)
+	// Reset all is refused unless the server allows it, and /info says so.
+	if r := ts.do("POST", "/control/reset", "ctl", `{"all":true}`); r.Code != 403 || r.fieldViolation() != "all" {
+		t.Errorf("reset all without WithAllowReset: %s, want 403 naming all", r)
+	}
+	if got, _ := ts.walk("alice-token", nil); len(got) != len(before) {
+		t.Errorf("a refused reset deleted tasks: %d left of %d", len(got), len(before))
 	}
 	info := ts.control("GET", "/info", nil)
-	if info.JSON["tokenTtlSeconds"] != json.Number("600") {
+	if info.JSON["tokenTtlSeconds"] != json.Number("600") || info.JSON["unscopedReset"] != nil {
 		t.Errorf("info: %s", info)
+	}
+	allowing := newTestServer(t, WithAllowReset(true))
+	allowing.seed(task("a", "alice", 1), task("b", "bob", 1))
+	if c := allowing.control("POST", "/reset", map[string]any{"all": true}); c.JSON["deleted"] != json.Number("2") {
+		t.Errorf("reset all with WithAllowReset: %s", c)
+	}
+	if got, _ := allowing.walk("alice-token", nil); len(got) != 0 {
+		t.Errorf("after reset: %v", got)
+	}
+	if info := allowing.control("GET", "/info", nil); info.JSON["unscopedReset"] != true {
+		t.Errorf("info with WithAllowReset: %s", info)
 	}
 	if r := ts.do("GET", "/control/nothing", "ctl", nil); r.Code != 404 {
 		t.Errorf("unknown control path: %s", r)

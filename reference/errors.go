@@ -25,6 +25,9 @@ const (
 	KindVersionNotSupported
 	KindUnauthenticated
 	KindRateLimited
+	// KindPermissionDenied is a control API refusal of an operation the
+	// server was not started to allow.
+	KindPermissionDenied
 )
 
 type kindInfo struct {
@@ -49,6 +52,8 @@ var kinds = map[ErrorKind]kindInfo{
 	// server error code not taken by A2A's -32001..-32099 range.
 	KindUnauthenticated: {-32000, http.StatusUnauthorized, "UNAUTHENTICATED", "UNAUTHENTICATED"},
 	KindRateLimited:     {-32000, http.StatusTooManyRequests, "RESOURCE_EXHAUSTED", "RATE_LIMITED"},
+	// Only the control API (HTTP) returns it.
+	KindPermissionDenied: {-32000, http.StatusForbidden, "PERMISSION_DENIED", ""},
 }
 
 // TokenErrorKind classifies a rejected page token, for the message and the

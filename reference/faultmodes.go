@@ -353,17 +353,16 @@ func (jsonCodec) Decode(tok string, kr *KeyRing, now int64) (Claims, *Error) {
 	if err := dec.Decode(&jc); err != nil {
 		return Claims{}, errMalformed
 	}
-	if !kr.Verify(jc.K, body, sum, now) {
-		return Claims{}, errSignature
-	}
-	cur, err := base64.StdEncoding.Strict().DecodeString(jc.C)
-	fh, err2 := hex.DecodeString(jc.F)
-	if err != nil || err2 != nil || len(fh) != 16 || jc.S < 0 {
-		return Claims{}, errMalformed
-	}
-	c := Claims{KeyID: jc.K, Cursor: string(cur), Principal: jc.P, Tenant: jc.N, Expires: jc.E, TotalSize: jc.S}
-	copy(c.FilterHash[:], fh)
-	return c, nil
+	return verifiedClaims(kr.check(jc.K, body, sum, now), func() (Claims, bool) {
+		cur, err := base64.StdEncoding.Strict().DecodeString(jc.C)
+		fh, err2 := hex.DecodeString(jc.F)
+		if err != nil || err2 != nil || len(fh) != 16 || jc.S < 0 {
+			return Claims{}, false
+		}
+		c := Claims{KeyID: jc.K, Cursor: string(cur), Principal: jc.P, Tenant: jc.N, Expires: jc.E, TotalSize: jc.S}
+		copy(c.FilterHash[:], fh)
+		return c, true
+	}, now)
 }
 
 // ---- access policies ----

@@ -8,12 +8,20 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 )
 
 // ts is a fixed base instant for seeded timestamps (2027-01-15T08:00:00Z).
 const ts0 int64 = 1_800_000_000_000_000
+
+// TestMain runs the tests, then removes the shared benchmark store.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cleanupBench()
+	os.Exit(code)
+}
 
 type testServer struct {
 	t *testing.T

@@ -126,8 +126,15 @@ func newKeyRing(ctx context.Context, store KeyStore, ttlMicros, graceMicros, now
 	return kr, nil
 }
 
+// retiredKept is how many keys past their grace the ring remembers. They
+// verify no token that continues a walk, but a token they signed is
+// genuine, so its expiry can be trusted: such a token gets the expired
+// error, not "signature invalid".
+const retiredKept = 64
+
 // Rotate makes a fresh random key current. The previous key keeps verifying
-// for one TTL; keys older than that are dropped.
+// for its grace period (one TTL); the newest retiredKept keys past it are
+// remembered to recognise their tokens as expired, older ones are dropped.
 func (kr *KeyRing) Rotate(ctx context.Context, nowMicros int64) error {
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
@@ -136,7 +143,7 @@ func (kr *KeyRing) Rotate(ctx context.Context, nowMicros int64) error {
 	kr.mu.Lock()
 	defer kr.mu.Unlock()
 	var next uint32 = 1
-	kept := kr.keys[:0:0]
+	var kept, past []Key
 	for _, k := range kr.keys {
 		if k.Retired == 0 {
 			k.Retired = nowMicros
@@ -146,9 +153,12 @@ func (kr *KeyRing) Rotate(ctx context.Context, nowMicros int64) error {
 		}
 		if nowMicros < k.Retired+kr.grace {
 			kept = append(kept, k)
+		} else {
+			past = append(past, k)
 		}
 	}
-	kr.keys = append(kept, Key{ID: next, Secret: secret, Created: nowMicros})
+	past = past[max(0, len(past)-retiredKept):] // keys are in id order: keep the newest
+	kr.keys = append(append(past, kept...), Key{ID: next, Secret: secret, Created: nowMicros})
 	return kr.store.SaveKeys(ctx, kr.keys)
 }
 
@@ -168,21 +178,65 @@ func (kr *KeyRing) Sign(msg []byte) (uint32, []byte) {
 	return k.ID, mac(k.Secret, msg)
 }
 
+// macVerdict is what the key ring says of a token's MAC.
+type macVerdict int
+
+const (
+	// macInvalid: an unknown key or a wrong MAC; nothing in the token can
+	// be trusted.
+	macInvalid macVerdict = iota
+	// macValid: the key verifies; the token may continue its walk.
+	macValid
+	// macRetired: a genuine MAC by a key past its grace. The claims are
+	// the server's own, but the key no longer continues walks.
+	macRetired
+)
+
 // Verify checks sum against msg under key id at time now. It fails for an
-// unknown key, a key retired for longer than one TTL, or a wrong sum.
+// unknown key, a key retired for longer than its grace, or a wrong sum.
 func (kr *KeyRing) Verify(id uint32, msg, sum []byte, nowMicros int64) bool {
+	return kr.check(id, msg, sum, nowMicros) == macValid
+}
+
+// check says whether sum is key id's MAC of msg, and whether that key
+// still verifies at now.
+func (kr *KeyRing) check(id uint32, msg, sum []byte, nowMicros int64) macVerdict {
 	kr.mu.RLock()
 	defer kr.mu.RUnlock()
 	for _, k := range kr.keys {
 		if k.ID != id {
 			continue
 		}
-		if k.Retired != 0 && nowMicros >= k.Retired+kr.grace {
-			return false
+		switch {
+		case !hmac.Equal(sum, mac(k.Secret, msg)):
+			return macInvalid
+		case k.Retired != 0 && nowMicros >= k.Retired+kr.grace:
+			return macRetired
 		}
-		return hmac.Equal(sum, mac(k.Secret, msg))
+		return macValid
 	}
-	return false
+	return macInvalid
+}
+
+// verifiedClaims finishes decoding a token whose MAC got verdict v: claims
+// parsed from a body with a valid MAC are returned; those from a retired
+// key only to report their expiry, never to continue a walk. The expiry
+// of a token whose MAC did not verify is never read, so a forged token
+// gets "signature invalid" whatever expiry it claims.
+func verifiedClaims(v macVerdict, parse func() (Claims, bool), now int64) (Claims, *Error) {
+	if v == macInvalid {
+		return Claims{}, errSignature
+	}
+	c, ok := parse()
+	switch {
+	case !ok:
+		return Claims{}, errMalformed
+	case v == macRetired && now >= c.Expires:
+		return Claims{}, expiredError(c.Expires)
+	case v == macRetired:
+		return Claims{}, errSignature
+	}
+	return c, nil
 }
 
 func mac(secret, msg []byte) []byte {

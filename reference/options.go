@@ -25,6 +25,8 @@ type config struct {
 	defaultHistory int    // -1: all
 	publicURL      string
 	version        string
+	timeouts       Timeouts
+	allowReset     bool
 	// seams are the server's strategies (seams.go): the clean ones unless
 	// a fault mode swapped some.
 	seams seams
@@ -163,4 +165,58 @@ func WithPublicURL(u string) Option {
 // WithVersion sets the agent version shown in the Agent Card.
 func WithVersion(v string) Option {
 	return func(c *config) error { c.version = v; return nil }
+}
+
+// Timeouts bound how long one connection may hold the server. Every field
+// must be positive: a hardened server drops stalled clients.
+type Timeouts struct {
+	// ReadHeader bounds reading a request's headers.
+	ReadHeader time.Duration
+	// Read bounds reading a whole request, headers and body: a body that
+	// is declared but never sent, or dripped, is cut off after it.
+	Read time.Duration
+	// Write bounds handling a request and writing its reply, from the end
+	// of its headers. Raise it for seeds of millions of tasks.
+	Write time.Duration
+	// Idle bounds how long a keep-alive connection waits for its next
+	// request.
+	Idle time.Duration
+}
+
+// DefaultTimeouts are the server's connection timeouts unless options
+// change them.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 60 * time.Second, Write: 120 * time.Second, Idle: 60 * time.Second}
+
+func positive(param string, d time.Duration) error {
+	if d <= 0 {
+		return paramErr(param, "must be positive, got %s", d)
+	}
+	return nil
+}
+
+// WithReadHeaderTimeout sets Timeouts.ReadHeader.
+func WithReadHeaderTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.ReadHeader = d; return positive("read-header-timeout", d) }
+}
+
+// WithReadTimeout sets Timeouts.Read.
+func WithReadTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.Read = d; return positive("read-timeout", d) }
+}
+
+// WithWriteTimeout sets Timeouts.Write.
+func WithWriteTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.Write = d; return positive("write-timeout", d) }
+}
+
+// WithIdleTimeout sets Timeouts.Idle.
+func WithIdleTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.Idle = d; return positive("idle-timeout", d) }
+}
+
+// WithAllowReset lets the control API's reset delete the whole store
+// ({"all": true}); without it a reset must name what it deletes (an id
+// prefix or contexts), so a caller cannot wipe data it did not create.
+func WithAllowReset(on bool) Option {
+	return func(c *config) error { c.allowReset = on; return nil }
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ListParams is a validated ListTasks request, whichever binding it came
@@ -110,6 +111,9 @@ func (m jsonParams) str(name string) (string, bool, *Error) {
 	if err := json.Unmarshal(v, &s); err != nil {
 		return "", false, invalidParam(name, "must be a string, got %s", abbreviate(v))
 	}
+	if !validJSONText(v) {
+		return "", false, invalidUTF8(name)
+	}
 	return s, true, nil
 }
 
@@ -172,6 +176,9 @@ func (q queryParams) one(name string) (string, bool, *Error) {
 	}
 	if len(vs) > 1 {
 		return "", false, invalidParam(name, "given %d times; give it at most once", len(vs))
+	}
+	if !utf8.ValidString(vs[0]) {
+		return "", false, invalidUTF8(name)
 	}
 	return vs[0], true, nil
 }
@@ -327,7 +334,87 @@ type withValues struct {
 
 func (w withValues) str(name string) (string, bool, *Error) {
 	if v, ok := w.vals[name]; ok {
+		if !utf8.ValidString(v) {
+			return "", false, invalidUTF8(name)
+		}
 		return v, true, nil
 	}
 	return w.paramSource.str(name)
+}
+
+// invalidUTF8 is the error for a string parameter that is not UTF-8 text.
+func invalidUTF8(name string) *Error {
+	return invalidParam(name, "must be valid UTF-8 text")
+}
+
+// validJSONText reports whether raw JSON text is valid UTF-8 and escapes
+// no lone UTF-16 surrogate (encoding/json would quietly turn either into
+// U+FFFD, changing the value the client sent).
+func validJSONText(raw []byte) bool {
+	if !utf8.Valid(raw) {
+		return false
+	}
+	// Backslashes occur in JSON only inside strings, as escapes.
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if i+1 < len(raw) && raw[i+1] != 'u' {
+			i++
+			continue
+		}
+		r, ok := hex4(raw, i+2)
+		if !ok {
+			return true // not JSON: the decoder reports it
+		}
+		i += 5
+		switch {
+		case r >= 0xD800 && r < 0xDC00: // a high surrogate needs a low one next
+			lo, ok := hex4(raw, i+3)
+			if i+2 >= len(raw) || raw[i+1] != '\\' || raw[i+2] != 'u' || !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return false
+			}
+			i += 6
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return false
+		}
+	}
+	return true
+}
+
+// hex4 reads four hex digits at raw[i:].
+func hex4(raw []byte, i int) (rune, bool) {
+	if i < 0 || i+4 > len(raw) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
+	return rune(n), err == nil
+}
+
+// parseQuery parses a raw query string like url.ParseQuery, but refuses
+// what url.ParseQuery drops silently: a pair with a bad percent-escape, or
+// a semicolon separator. The error names the parameter.
+func parseQuery(raw string) (url.Values, *Error) {
+	v := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		rawKey, rawVal, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(rawKey)
+		if err != nil {
+			return nil, invalidParam(abbreviateStr(rawKey), "not a valid query parameter name: %v", err)
+		}
+		if strings.Contains(pair, ";") {
+			return nil, invalidParam(key, "a semicolon is not a query separator; use &")
+		}
+		val, err := url.QueryUnescape(rawVal)
+		if err != nil {
+			return nil, invalidParam(key, "bad percent-escape in the value: %v", err)
+		}
+		v[key] = append(v[key], val)
+	}
+	return v, nil
 }

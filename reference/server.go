@@ -45,6 +45,7 @@ func New(ctx context.Context, opts ...Option) (*Server, error) {
 		defaultHistory: -1,
 		afterOp:        ">=",
 		version:        "dev",
+		timeouts:       DefaultTimeouts,
 		seams:          cleanSeams(),
 	}
 	for _, o := range opts {
@@ -134,7 +135,9 @@ func (s *Server) Listen(addr string) (string, error) {
 	}
 	s.mu.Lock()
 	s.ln = ln
-	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	t := s.cfg.timeouts
+	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read,
+		WriteTimeout: t.Write, IdleTimeout: t.Idle}
 	srv := s.http
 	s.mu.Unlock()
 	go srv.Serve(ln)

@@ -132,58 +132,133 @@ type SeedTask struct {
 }
 
 // Insert writes tasks, with their generated messages and artifacts, in one
-// transaction: either all are stored or none is. Rows go in as multi-row
-// INSERT statements, which is what makes bulk seeding fast (one statement
-// per row spends most of its time crossing into SQLite).
+// transaction: either all are stored or none is.
 func (s *Store) Insert(ctx context.Context, tasks []SeedTask) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	w, err := s.beginSeed(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	ins := newBulkInserter(tx, "tasks", 6)
-	msgs := newBulkInserter(tx, "messages", 5)
-	arts := newBulkInserter(tx, "artifacts", 5)
-	for _, t := range tasks {
-		if err := ins.add(ctx, t.ID, t.Owner, t.Tenant, t.ContextID, int(t.State), t.TS); err != nil {
-			return seedErr(err)
+	defer w.rollback()
+	for i, t := range tasks {
+		if err := w.add(ctx, t, fmt.Sprintf("tasks[%d].id", i)); err != nil {
+			return err
 		}
+	}
+	return w.commit(ctx)
+}
+
+// seedWriter inserts seed tasks in one transaction, seedBatch tasks at a
+// time, so that a seed of any size holds one batch in memory. Rows go in as
+// multi-row INSERT statements, which is what makes bulk seeding fast (one
+// statement per row spends most of its time crossing into SQLite). Commit
+// makes every task visible at once; rollback, or any error, leaves the
+// store as it was.
+type seedWriter struct {
+	s     *Store
+	tx    *sql.Tx
+	batch []SeedTask
+	blame []string // per task in batch: the field to name if its id is taken
+	ins   *bulkInserter
+	msgs  *bulkInserter
+	arts  *bulkInserter
+}
+
+const seedBatch = 100
+
+// beginSeed starts a seed transaction.
+func (s *Store) beginSeed(ctx context.Context) (*seedWriter, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &seedWriter{s: s, tx: tx, batch: make([]SeedTask, 0, seedBatch), blame: make([]string, 0, seedBatch),
+		ins: newBulkInserter(tx, "tasks", 6), msgs: newBulkInserter(tx, "messages", 5), arts: newBulkInserter(tx, "artifacts", 5)}, nil
+}
+
+// add queues t; blame is the request field to name if t's id is taken
+// (tasks[3].id, generate.idPrefix).
+func (w *seedWriter) add(ctx context.Context, t SeedTask, blame string) error {
+	w.batch = append(w.batch, t)
+	w.blame = append(w.blame, blame)
+	if len(w.batch) < seedBatch {
+		return nil
+	}
+	return w.flush(ctx)
+}
+
+// flush writes the queued tasks, then their messages and artifacts, so a
+// taken id is reported by the tasks table, where it can be named.
+func (w *seedWriter) flush(ctx context.Context) error {
+	defer func() { w.batch, w.blame = w.batch[:0], w.blame[:0] }()
+	for _, t := range w.batch {
+		if err := w.ins.add(ctx, t.ID, t.Owner, t.Tenant, t.ContextID, int(t.State), t.TS); err != nil {
+			return w.conflict(ctx, err)
+		}
+	}
+	if err := w.ins.flush(ctx); err != nil {
+		return w.conflict(ctx, err)
+	}
+	for _, t := range w.batch {
 		for j := 1; j <= t.History; j++ {
 			role := "ROLE_USER"
 			if j%2 == 0 {
 				role = "ROLE_AGENT"
 			}
 			parts := fmt.Sprintf(`[{"text":"message %d of %s"}]`, j, jsonEscape(t.ID))
-			if err := msgs.add(ctx, t.ID, j, fmt.Sprintf("%s-m%d", t.ID, j), role, parts); err != nil {
+			if err := w.msgs.add(ctx, t.ID, j, fmt.Sprintf("%s-m%d", t.ID, j), role, parts); err != nil {
 				return err
 			}
 		}
 		for j := 1; j <= t.Artifacts; j++ {
 			parts := fmt.Sprintf(`[{"text":"artifact %d of %s"}]`, j, jsonEscape(t.ID))
-			if err := arts.add(ctx, t.ID, j, fmt.Sprintf("%s-a%d", t.ID, j), fmt.Sprintf("artifact-%d", j), parts); err != nil {
+			if err := w.arts.add(ctx, t.ID, j, fmt.Sprintf("%s-a%d", t.ID, j), fmt.Sprintf("artifact-%d", j), parts); err != nil {
 				return err
 			}
 		}
 	}
-	for _, b := range []*bulkInserter{ins, msgs, arts} {
-		if err := b.flush(ctx); err != nil {
-			return seedErr(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
+	if err := w.msgs.flush(ctx); err != nil {
 		return err
 	}
-	s.gen.Add(1)
+	return w.arts.flush(ctx)
+}
+
+// conflict turns a failed insert of the batch into an error naming the
+// task whose id is taken, when that is what failed.
+func (w *seedWriter) conflict(ctx context.Context, err error) error {
+	if !strings.Contains(err.Error(), "UNIQUE") && !strings.Contains(err.Error(), "PRIMARY KEY") {
+		return err
+	}
+	inBatch := map[string]bool{}
+	for i, t := range w.batch {
+		if inBatch[t.ID] {
+			return invalidParam(w.blame[i], "%q appears twice in this request", t.ID)
+		}
+		inBatch[t.ID] = true
+		var one int
+		switch e := w.tx.QueryRowContext(ctx, "SELECT 1 FROM tasks WHERE id = ?", t.ID).Scan(&one); {
+		case e == nil:
+			return invalidParam(w.blame[i], "a task with id %q already exists (in the store or earlier in this request); seed ids must be new", t.ID)
+		case !errors.Is(e, sql.ErrNoRows):
+			return e
+		}
+	}
+	return invalidParam("tasks", "a task id is taken; seed ids must be new (%v)", err)
+}
+
+// commit writes what is queued and commits the transaction.
+func (w *seedWriter) commit(ctx context.Context) error {
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
+	if err := w.tx.Commit(); err != nil {
+		return err
+	}
+	w.s.gen.Add(1)
 	return nil
 }
 
-// seedErr turns a primary-key violation into an error that names the field.
-func seedErr(err error) error {
-	if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "PRIMARY KEY") {
-		return invalidParam("tasks.id", "a task with one of these ids already exists; seed ids must be new (%v)", err)
-	}
-	return err
-}
+// rollback abandons the transaction; after commit it does nothing.
+func (w *seedWriter) rollback() { w.tx.Rollback() }
 
 func jsonEscape(s string) string {
 	b, _ := json.Marshal(s)

@@ -66,14 +66,7 @@ func (binaryCodec) Decode(tok string, kr *KeyRing, now int64) (Claims, *Error) {
 	if n <= 0 || kid > 1<<32-1 {
 		return Claims{}, errMalformed
 	}
-	if !kr.Verify(uint32(kid), body, sum, now) {
-		return Claims{}, errSignature
-	}
-	c, ok := parseClaims(body[1:])
-	if !ok {
-		return Claims{}, errMalformed
-	}
-	return c, nil
+	return verifiedClaims(kr.check(uint32(kid), body, sum, now), func() (Claims, bool) { return parseClaims(body[1:]) }, now)
 }
 
 // claimsBody writes the binary token body: the version byte, then the key

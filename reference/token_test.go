@@ -209,3 +209,89 @@ func FuzzTokenDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestExpiredTokenOfARetiredKey: a genuine token past its lifetime gets the
+// expired error even when its signing key has been retired past its grace
+// (rotation, one TTL, rotation again).
+func TestExpiredTokenOfARetiredKey(t *testing.T) {
+	ts := newTestServer(t)
+	ts.seed(task("a", "alice", 2), task("b", "alice", 1))
+	ts.control("POST", "/clock", map[string]any{"now": FormatTimestamp(ts0)})
+	old := firstToken(t, ts, nil)
+	ts.control("POST", "/keys:rotate", nil)
+	ts.control("POST", "/clock", map[string]any{"advance": "10m"})
+	ts.control("POST", "/keys:rotate", nil)
+	for _, token := range []string{"alice-token", "bob-token"} {
+		r := ts.rpc(token, "ListTasks", map[string]any{"pageSize": 1, "pageToken": old})
+		wantTokenError(t, r, "expired")
+	}
+	// The same over HTTP+JSON.
+	if r := ts.do("GET", "/tasks?pageSize=1&pageToken="+old, "alice-token", nil); r.Code != 400 || !strings.Contains(string(r.Body), `"tokenError":"expired"`) {
+		t.Errorf("HTTP: %s", r)
+	}
+}
+
+// TestForgedExpiredTokenIsNotTrusted: the expiry of a token whose MAC does
+// not verify is never read. A token that claims an expiry in the past but
+// is signed with a key the server does not hold, or is edited, or claims a
+// retired key's id with a wrong MAC, gets "signature invalid".
+func TestForgedExpiredTokenIsNotTrusted(t *testing.T) {
+	ts := newTestServer(t)
+	ts.seed(task("a", "alice", 2), task("b", "alice", 1))
+	ts.control("POST", "/clock", map[string]any{"now": FormatTimestamp(ts0)})
+	genuine := firstToken(t, ts, nil)
+	fh := ListParams{HistoryLength: 0}.filterHash()
+	past := Claims{Cursor: keysetCursor(taskRow{TS: ts0 + 2, ID: "a"}), Principal: "alice", FilterHash: fh, Expires: ts0 - 1, TotalSize: 2}
+
+	// Signed by a ring of the attacker's, with the server's current key id.
+	foreign, err := NewKeyRing(context.Background(), nil, 600e6, ts0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := binaryCodec{}.Encode(past, foreign)
+	wantTokenError(t, ts.rpc("alice-token", "ListTasks", map[string]any{"pageSize": 1, "pageToken": forged}), "signature invalid")
+
+	// The genuine token with its expiry edited to the past: the body no
+	// longer matches its MAC.
+	raw, _ := tokenB64.DecodeString(genuine)
+	body := claimsBody(1, Claims{Cursor: keysetCursor(taskRow{TS: ts0 + 2, ID: "a"}), Principal: "alice", FilterHash: fh, Expires: ts0 - 1, TotalSize: 2})
+	edited := tokenB64.EncodeToString(append(body, raw[len(raw)-macLen:]...))
+	wantTokenError(t, ts.rpc("alice-token", "ListTasks", map[string]any{"pageSize": 1, "pageToken": edited}), "signature invalid")
+
+	// After the key is retired past its grace, a forged token claiming its
+	// id is still refused as a forgery.
+	ts.control("POST", "/keys:rotate", nil)
+	ts.control("POST", "/clock", map[string]any{"advance": "10m"})
+	ts.control("POST", "/keys:rotate", nil)
+	retiredForged := tokenB64.EncodeToString(append(claimsBody(1, past), make([]byte, macLen)...))
+	wantTokenError(t, ts.rpc("alice-token", "ListTasks", map[string]any{"pageSize": 1, "pageToken": retiredForged}), "signature invalid")
+	// And the genuine one is expired.
+	wantTokenError(t, ts.rpc("alice-token", "ListTasks", map[string]any{"pageSize": 1, "pageToken": genuine}), "expired")
+}
+
+// TestKeyRingRemembersRetiredKeys: keys past their grace stop verifying,
+// and the ring keeps only the newest retiredKept of them.
+func TestKeyRingRemembersRetiredKeys(t *testing.T) {
+	ctx := context.Background()
+	kr, err := NewKeyRing(ctx, nil, 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sum := kr.Sign([]byte("m"))
+	for i := int64(1); i <= retiredKept+5; i++ {
+		if err := kr.Rotate(ctx, i*100); err != nil {
+			t.Fatal(err)
+		}
+		switch v := kr.check(1, []byte("m"), sum, i*100+50); {
+		case i <= retiredKept+1 && v != macRetired: // key 1 is one of the newest retiredKept keys past their grace
+			t.Fatalf("after %d rotations key 1 gives %v, want macRetired", i, v)
+		case i > retiredKept+1 && v != macInvalid:
+			t.Fatalf("after %d rotations key 1 gives %v, want macInvalid (forgotten)", i, v)
+		}
+	}
+	// retiredKept past their grace, the one retired by the last rotation,
+	// and the current key.
+	if n := len(kr.keys); n != retiredKept+2 {
+		t.Errorf("the ring holds %d keys, want %d", n, retiredKept+2)
+	}
+}

@@ -34,6 +34,7 @@ func StartInProcess(faults ...string) (*InProcessReference, error) {
 		reference.WithPrincipal("alice", "alice-token"),
 		reference.WithPrincipal("bob", "bob-token"),
 		reference.WithControlToken("ctl"),
+		reference.WithAllowReset(true), // the harness resets the whole store (scenarios/seed.go)
 	}
 	for _, f := range faults {
 		opts = append(opts, reference.WithFaults(reference.Fault(f)))

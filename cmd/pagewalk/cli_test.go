@@ -71,7 +71,8 @@ type servedProcess struct {
 // URL it prints.
 func startServe(t *testing.T, args ...string) *servedProcess {
 	t.Helper()
-	cmd := exec.Command(pwBinary(t), append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	// --allow-reset: check still resets the whole store (scenarios/seed.go).
+	cmd := exec.Command(pwBinary(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--allow-reset"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

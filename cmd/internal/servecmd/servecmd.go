@@ -32,6 +32,8 @@ func Command(version string) *cobra.Command {
 		addr, db, keyFile, controlToken, publicURL, logFormat string
 		principals, faults                                    []string
 		ttl                                                   time.Duration
+		timeouts                                              = reference.DefaultTimeouts
+		allowReset                                            bool
 		rateLimit                                             float64
 		rateBurst, defaultHistory                             int
 		exclusive                                             bool
@@ -63,6 +65,9 @@ alice=alice-token and bob=bob-token.`,
 				reference.WithDB(db), reference.WithTokenTTL(ttl), reference.WithLogger(slog.New(h)),
 				reference.WithRateLimit(rateLimit, rateBurst), reference.WithExclusiveTimestampAfter(exclusive),
 				reference.WithDefaultHistoryLength(defaultHistory), reference.WithVersion(version),
+				reference.WithReadHeaderTimeout(timeouts.ReadHeader), reference.WithReadTimeout(timeouts.Read),
+				reference.WithWriteTimeout(timeouts.Write), reference.WithIdleTimeout(timeouts.Idle),
+				reference.WithAllowReset(allowReset),
 			}
 			if len(principals) == 0 {
 				principals = []string{"alice=alice-token", "bob=bob-token"}
@@ -136,5 +141,10 @@ alice=alice-token and bob=bob-token.`,
 	f.IntVar(&defaultHistory, "default-history-length", -1, "messages returned when historyLength is unset (-1: all)")
 	f.StringVar(&publicURL, "public-url", "", "base URL to advertise in the Agent Card (default: from the request's Host)")
 	f.StringVar(&logFormat, "log-format", "text", "request log format: text or json")
+	f.DurationVar(&timeouts.ReadHeader, "read-header-timeout", timeouts.ReadHeader, "longest time to read a request's headers")
+	f.DurationVar(&timeouts.Read, "read-timeout", timeouts.Read, "longest time to read a whole request, body included: a body declared but never sent, or dripped, is cut off")
+	f.DurationVar(&timeouts.Write, "write-timeout", timeouts.Write, "longest time to handle a request and write its reply (raise it for seeds of millions of tasks)")
+	f.DurationVar(&timeouts.Idle, "idle-timeout", timeouts.Idle, "longest time a keep-alive connection waits for its next request")
+	f.BoolVar(&allowReset, "allow-reset", false, `let the control API's reset delete the whole store ({"all": true}); without it a reset must name what it deletes`)
 	return cmd
 }
