@@ -27,6 +27,7 @@ type config struct {
 	version        string
 	timeouts       Timeouts
 	allowReset     bool
+	preseed        Preseed
 	// seams are the server's strategies (seams.go): the clean ones unless
 	// a fault mode swapped some.
 	seams seams

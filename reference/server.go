@@ -87,6 +87,10 @@ func New(ctx context.Context, opts ...Option) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
+	if err := s.preseed(ctx, cfg.preseed); err != nil {
+		st.Close()
+		return nil, err
+	}
 	s.handler = s.routes()
 	return s, nil
 }

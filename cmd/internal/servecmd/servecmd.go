@@ -34,6 +34,8 @@ func Command(version string) *cobra.Command {
 		ttl                                                   time.Duration
 		timeouts                                              = reference.DefaultTimeouts
 		allowReset                                            bool
+		preseed                                               int
+		preseedSeed                                           uint64
 		rateLimit                                             float64
 		rateBurst, defaultHistory                             int
 		exclusive                                             bool
@@ -67,7 +69,7 @@ alice=alice-token and bob=bob-token.`,
 				reference.WithDefaultHistoryLength(defaultHistory), reference.WithVersion(version),
 				reference.WithReadHeaderTimeout(timeouts.ReadHeader), reference.WithReadTimeout(timeouts.Read),
 				reference.WithWriteTimeout(timeouts.Write), reference.WithIdleTimeout(timeouts.Idle),
-				reference.WithAllowReset(allowReset),
+				reference.WithAllowReset(allowReset), reference.WithPreseed(preseed, preseedSeed),
 			}
 			if len(principals) == 0 {
 				principals = []string{"alice=alice-token", "bob=bob-token"}
@@ -112,6 +114,9 @@ alice=alice-token and bob=bob-token.`,
 			if controlToken != "" {
 				fmt.Fprintf(cmd.OutOrStdout(), "pagewalk serve: control API on %s/control\n", url)
 			}
+			if preseed > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "pagewalk serve: preseeded %d tasks per principal (--preseed-seed %d; layout in docs/reference.md)\n", preseed, preseedSeed)
+			}
 			for _, f := range faults {
 				fmt.Fprintf(cmd.ErrOrStderr(), "pagewalk serve: FAULT MODE %s is on: this server is deliberately broken\n", f)
 			}
@@ -145,6 +150,10 @@ alice=alice-token and bob=bob-token.`,
 	f.DurationVar(&timeouts.Read, "read-timeout", timeouts.Read, "longest time to read a whole request, body included: a body declared but never sent, or dripped, is cut off")
 	f.DurationVar(&timeouts.Write, "write-timeout", timeouts.Write, "longest time to handle a request and write its reply (raise it for seeds of millions of tasks)")
 	f.DurationVar(&timeouts.Idle, "idle-timeout", timeouts.Idle, "longest time a keep-alive connection waits for its next request")
+	f.IntVar(&preseed, "preseed", 0, "fill the store at start with N tasks per principal, for black-box checks: ids in random order, "+
+		"several contexts, every TaskState, tie groups (whole-second and microsecond) that straddle the boundaries of common page sizes, "+
+		"history on ~30% and artifacts on ~25% of the tasks, timestamps back from "+reference.PreseedEpoch.Format(time.RFC3339)+" (docs/reference.md)")
+	f.Uint64Var(&preseedSeed, "preseed-seed", 1, "seed of the --preseed data: the same N and seed give the same data")
 	f.BoolVar(&allowReset, "allow-reset", false, `let the control API's reset delete the whole store ({"all": true}); without it a reset must name what it deletes`)
 	return cmd
 }
