@@ -49,3 +49,16 @@ clean:
 # golden regenerates conformance.yaml from the cases in the code.
 golden:
 	$(GO) test ./scenarios -run TestGoldenList -args -update
+
+# fuzz runs every fuzz target of the module, in every package, for FUZZTIME
+# each (go test -fuzz takes one target of one package at a time):
+#   make fuzz FUZZTIME=2m
+FUZZTIME ?= 10s
+.PHONY: fuzz
+fuzz:
+	@for pkg in $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$t for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done

@@ -407,12 +407,16 @@ func parseQuery(raw string) (url.Values, *Error) {
 		if err != nil {
 			return nil, invalidParam(abbreviateStr(rawKey), "not a valid query parameter name: %v", err)
 		}
+		name := key
+		if name == "" {
+			name = "query" // a pair without a name: "=x"
+		}
 		if strings.Contains(pair, ";") {
-			return nil, invalidParam(key, "a semicolon is not a query separator; use &")
+			return nil, invalidParam(name, "a semicolon is not a query separator; use &")
 		}
 		val, err := url.QueryUnescape(rawVal)
 		if err != nil {
-			return nil, invalidParam(key, "bad percent-escape in the value: %v", err)
+			return nil, invalidParam(name, "bad percent-escape in the value: %v", err)
 		}
 		v[key] = append(v[key], val)
 	}
