@@ -303,7 +303,7 @@ func (unsignedCodec) Encode(c Claims, _ *KeyRing) string {
 }
 
 func (unsignedCodec) Decode(tok string, _ *KeyRing, _ int64) (Claims, *Error) {
-	raw, err := tokenB64.DecodeString(tok)
+	raw, err := decodeB64(tok)
 	if err != nil || len(raw) < 2 || raw[0] != tokenVersion {
 		return Claims{}, errMalformed
 	}
@@ -342,7 +342,7 @@ func (jsonCodec) Decode(tok string, kr *KeyRing, now int64) (Claims, *Error) {
 	if len(parts) != 3 || parts[0] != "pw2" {
 		return Claims{}, errMalformed
 	}
-	body, err1 := base64.StdEncoding.Strict().DecodeString(parts[1])
+	body, err1 := canonical(base64.StdEncoding.Strict(), parts[1])
 	sum, err2 := hex.DecodeString(parts[2])
 	if err1 != nil || err2 != nil || hex.EncodeToString(sum) != parts[2] {
 		return Claims{}, errMalformed
@@ -354,7 +354,7 @@ func (jsonCodec) Decode(tok string, kr *KeyRing, now int64) (Claims, *Error) {
 		return Claims{}, errMalformed
 	}
 	return verifiedClaims(kr.check(jc.K, body, sum, now), func() (Claims, bool) {
-		cur, err := base64.StdEncoding.Strict().DecodeString(jc.C)
+		cur, err := canonical(base64.StdEncoding.Strict(), jc.C)
 		fh, err2 := hex.DecodeString(jc.F)
 		if err != nil || err2 != nil || len(fh) != 16 || jc.S < 0 {
 			return Claims{}, false

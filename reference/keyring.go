@@ -28,7 +28,6 @@ type Key struct {
 type KeyRing struct {
 	mu    sync.RWMutex
 	keys  []Key // keys[len-1] is current
-	ttl   int64 // µs
 	store KeyStore
 	// grace is how long (µs) a retired key keeps verifying: one ttl for the
 	// clean key policy.
@@ -105,11 +104,11 @@ func (memKeyStore) SaveKeys(context.Context, []Key) error   { return nil }
 // first key if the store holds none. ttlMicros is the token lifetime, which
 // is also how long a retired key keeps verifying.
 func NewKeyRing(ctx context.Context, store KeyStore, ttlMicros, nowMicros int64) (*KeyRing, error) {
-	return newKeyRing(ctx, store, ttlMicros, ttlMicros, nowMicros)
+	return newKeyRing(ctx, store, ttlMicros, nowMicros)
 }
 
-// newKeyRing is NewKeyRing with the grace period of retired keys.
-func newKeyRing(ctx context.Context, store KeyStore, ttlMicros, graceMicros, nowMicros int64) (*KeyRing, error) {
+// newKeyRing is NewKeyRing given how long a retired key keeps verifying.
+func newKeyRing(ctx context.Context, store KeyStore, graceMicros, nowMicros int64) (*KeyRing, error) {
 	if store == nil {
 		store = memKeyStore{}
 	}
@@ -117,7 +116,7 @@ func newKeyRing(ctx context.Context, store KeyStore, ttlMicros, graceMicros, now
 	if err != nil {
 		return nil, err
 	}
-	kr := &KeyRing{keys: keys, ttl: ttlMicros, store: store, grace: graceMicros}
+	kr := &KeyRing{keys: keys, store: store, grace: graceMicros}
 	if len(kr.keys) == 0 {
 		if err := kr.Rotate(ctx, nowMicros); err != nil {
 			return nil, err

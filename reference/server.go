@@ -82,7 +82,7 @@ func New(ctx context.Context, opts ...Option) (*Server, error) {
 		durable = FileKeyStore(cfg.keyFile)
 	}
 	ttl := cfg.tokenTTL.Microseconds()
-	s.keys, err = newKeyRing(ctx, s.seams.keys.store(durable), ttl, s.seams.keys.grace(ttl), s.clock.NowMicros())
+	s.keys, err = newKeyRing(ctx, s.seams.keys.store(durable), s.seams.keys.grace(ttl), s.clock.NowMicros())
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -131,22 +131,6 @@ type SeedTask struct {
 	Artifacts int   // number of artifacts to generate
 }
 
-// Insert writes tasks, with their generated messages and artifacts, in one
-// transaction: either all are stored or none is.
-func (s *Store) Insert(ctx context.Context, tasks []SeedTask) error {
-	w, err := s.beginSeed(ctx)
-	if err != nil {
-		return err
-	}
-	defer w.rollback()
-	for i, t := range tasks {
-		if err := w.add(ctx, t, fmt.Sprintf("tasks[%d].id", i)); err != nil {
-			return err
-		}
-	}
-	return w.commit(ctx)
-}
-
 // seedWriter inserts seed tasks in one transaction, seedBatch tasks at a
 // time, so that a seed of any size holds one batch in memory. Rows go in as
 // multi-row INSERT statements, which is what makes bulk seeding fast (one

@@ -39,6 +39,23 @@ const (
 
 var tokenB64 = base64.RawURLEncoding.Strict()
 
+// decodeB64 decodes a token's base64url, and only its one spelling: even in
+// strict mode encoding/base64 skips \r and \n, which would give a token a
+// second spelling that decodes to the same signed bytes.
+func decodeB64(s string) ([]byte, error) {
+	return canonical(tokenB64, s)
+}
+
+// canonical decodes s with enc and refuses any s that is not exactly the
+// encoding of what it decodes to.
+func canonical(enc *base64.Encoding, s string) ([]byte, error) {
+	b, err := enc.DecodeString(s)
+	if err == nil && enc.EncodeToString(b) != s {
+		err = errors.New("not in canonical form")
+	}
+	return b, err
+}
+
 var (
 	errMalformed = &Error{Kind: KindInvalidParams, Field: "pageToken", Token: TokenMalformed,
 		Message: "pageToken: malformed: this is not a page token issued by this server; pass nextPageToken back unchanged"}
@@ -57,7 +74,7 @@ func (binaryCodec) Encode(c Claims, kr *KeyRing) string {
 }
 
 func (binaryCodec) Decode(tok string, kr *KeyRing, now int64) (Claims, *Error) {
-	raw, err := tokenB64.DecodeString(tok)
+	raw, err := decodeB64(tok)
 	if err != nil || len(raw) <= macLen+1 || raw[0] != tokenVersion {
 		return Claims{}, errMalformed
 	}

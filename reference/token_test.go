@@ -153,7 +153,7 @@ func TestKeyFileErrors(t *testing.T) {
 // committed fuzz corpora, are the same on every run) and a valid token.
 func tokenFixture(t testing.TB) (*KeyRing, string, Claims) {
 	t.Helper()
-	kr := &KeyRing{keys: []Key{{ID: 1, Secret: []byte("pagewalk-fuzz-fixture-key-000001"), Created: ts0}}, ttl: 600e6, grace: 600e6, store: memKeyStore{}}
+	kr := &KeyRing{keys: []Key{{ID: 1, Secret: []byte("pagewalk-fuzz-fixture-key-000001"), Created: ts0}}, grace: 600e6, store: memKeyStore{}}
 	c := Claims{Cursor: keysetCursor(taskRow{TS: ts0, ID: "task-42"}), Principal: "alice", Tenant: "acme", Expires: ts0 + 600e6, TotalSize: 99}
 	c.FilterHash = ListParams{ContextID: "ctx"}.filterHash()
 	return kr, binaryCodec{}.Encode(c, kr), c
