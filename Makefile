@@ -48,7 +48,7 @@ clean:
 
 # golden regenerates conformance.yaml from the cases in the code.
 golden:
-	$(GO) test ./scenarios -run TestGoldenList -args -update
+	$(GO) test ./scenarios -run 'TestGoldenList|TestRequirementsDoc' -args -update
 
 # fuzz runs every fuzz target of the module, in every package, for FUZZTIME
 # each (go test -fuzz takes one target of one package at a time):

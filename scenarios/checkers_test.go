@@ -103,7 +103,7 @@ var checkerTests = map[string]func(*testing.T){
 		y.Timestamp = "2030-01-01T00:00:00+01:00"
 		wantFinding(t, "offset timestamp", CheckShape(hist(pg(1, "", y))), ClassFail, "LT-JSON-2")
 		h := hist(pg(1, "", a))
-		f := Fail(R("LT-RESP-2"), "absent")
+		f := Breach(R("LT-RESP-2"), "absent")
 		h.End, h.EndFinding = "absent", &f
 		wantFinding(t, "absent token", CheckShape(h), ClassFail, "LT-RESP-2")
 	},
@@ -111,7 +111,7 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "last page", CheckLastPage(hist(pg(1, "t", a), pg(2, "", b))))
 		h := hist(pg(1, "t", a), pg(2, "", b))
 		h.Pages[1].NextNull = true
-		f := Fail(R("LT-RESP-2", "LT-RESP-3"), "null")
+		f := Breach(R("LT-RESP-2", "LT-RESP-3"), "null")
 		h.End, h.EndFinding = "null", &f
 		wantFinding(t, "null token", CheckLastPage(h), ClassFail, "LT-RESP-3")
 	},
@@ -261,13 +261,13 @@ var checkerTests = map[string]func(*testing.T){
 		rAll, tAll := withHist(full...)
 		rej := reply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"historyLength: must be non-negative","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"historyLength"}]}]}}`)
 		good := []HistoryProbe{{Length: ptr(0), Reply: r0, Task: t0, Full: full}, {Length: ptr(2), Reply: r2, Task: t2, Full: full}, {Length: ptr(-1), Reply: rej, Full: full}}
-		wantClean(t, "history", CheckHistory("GetTask", good, Fail))
-		wantFinding(t, "more than N (GetTask)", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(2), Reply: rAll, Task: tAll, Full: full}}, Fail), ClassFail, "LT-HIST-5")
-		wantFinding(t, "more than N (ListTasks)", CheckHistory("ListTasks", []HistoryProbe{{Length: ptr(2), Reply: rAll, Task: tAll, Full: full}}, NonStrict), ClassNonStrict, "LT-HIST-4")
-		wantFinding(t, "0 not omitted", CheckHistory("ListTasks", []HistoryProbe{{Length: ptr(0), Reply: rAll, Task: tAll, Full: full}}, NonStrict), ClassNonStrict, "LT-HIST-3")
-		wantFinding(t, "negative accepted", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(-1), Reply: rAll, Task: tAll, Full: full}}, Fail), ClassNonStrict, "LT-HIST-6")
+		wantClean(t, "history", CheckHistory("GetTask", good))
+		wantFinding(t, "more than N (GetTask)", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(2), Reply: rAll, Task: tAll, Full: full}}), ClassFail, "LT-HIST-5")
+		wantFinding(t, "more than N (ListTasks)", CheckHistory("ListTasks", []HistoryProbe{{Length: ptr(2), Reply: rAll, Task: tAll, Full: full}}), ClassNonStrict, "LT-HIST-4")
+		wantFinding(t, "0 not omitted", CheckHistory("ListTasks", []HistoryProbe{{Length: ptr(0), Reply: rAll, Task: tAll, Full: full}}), ClassNonStrict, "LT-HIST-3")
+		wantFinding(t, "negative accepted", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(-1), Reply: rAll, Task: tAll, Full: full}}), ClassNonStrict, "LT-HIST-6")
 		r1, t1 := withHist("m1")
-		wantFinding(t, "not the tail", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(1), Reply: r1, Task: t1, Full: full}}, Fail), ClassNonStrict, "LT-HIST-4")
+		wantFinding(t, "not the tail", CheckHistory("GetTask", []HistoryProbe{{Length: ptr(1), Reply: r1, Task: t1, Full: full}}), ClassNonStrict, "LT-HIST-4")
 	},
 	"CheckArtifacts": func(t *testing.T) {
 		off := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":50,"totalSize":1}`)

@@ -234,7 +234,29 @@ func Run(ctx context.Context, t *Target, s *Scenario, b a2aclient.Binding, o Run
 		}
 		res.Verdict = verdictOf(res.Findings)
 	}
+	res.Findings = Group(res.Findings)
 	return res
+}
+
+// Headline is the one line a person reads first for a case that did not
+// pass: its worst finding (class, requirements, message) and how many other
+// findings above Info it has, or its error or skip reason.
+func (r *Result) Headline() string {
+	switch {
+	case r.Error != "":
+		return "error: " + r.Error
+	case r.Verdict == Skipped:
+		return "skipped: " + r.Skip
+	}
+	w, more, ok := Worst(r.Findings)
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("[%s %s] %s%s", w.Class, strings.Join(w.Reqs, ","), w.Message, w.More())
+	if more > 0 {
+		s += fmt.Sprintf(" (+%d more)", more)
+	}
+	return s
 }
 
 // resetClients drops cached clients, after the target's card changed (a

@@ -55,49 +55,49 @@ func CheckEnvelope(invalid, notFound *a2aclient.Response) []Finding {
 		w := r.X.Transcript()
 		if r.Err == nil {
 			if c.a2a {
-				fs = append(fs, Fail(R("LT-AUTHZ-6", "LT-ERR-10"), "GetTask of a task that does not exist succeeded").WithWitness(w))
+				fs = append(fs, Breach(R("LT-AUTHZ-6", "LT-ERR-10"), "GetTask of a task that does not exist succeeded").WithWitness(w))
 			}
 			continue // accepted invalid input is judged by LT-PAGESIZE-BOUNDS and LT-TOKEN-GARBAGE
 		}
 		binding := r.X.Binding
 		if r.Err.UntypedDetail {
-			fs = append(fs, Fail(R("LT-ERR-3"), "%s error on %s has a detail object without @type; each \"MUST include a @type key\"", c.what, binding).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-3"), "%s error on %s has a detail object without @type; each \"MUST include a @type key\"", c.what, binding).WithWitness(w))
 		}
 		if r.Err.Envelope != "" {
 			if binding == a2aclient.HTTPJSON {
-				fs = append(fs, NonStrict(R("LT-ERR-6", "LT-ERR-7"), "%s error body on HTTP+JSON: %s; \"HTTP error responses use the google.rpc.Status JSON representation\"", c.what, r.Err.Envelope).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ERR-6", "LT-ERR-7"), "%s error body on HTTP+JSON: %s; \"HTTP error responses use the google.rpc.Status JSON representation\"", c.what, r.Err.Envelope).WithWitness(w))
 			} else {
-				fs = append(fs, Fail(R("LT-RPC-1", "LT-ERR-4"), "%s JSON-RPC error object: %s", c.what, r.Err.Envelope).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RPC-1", "LT-ERR-4"), "%s JSON-RPC error object: %s", c.what, r.Err.Envelope).WithWitness(w))
 			}
 		}
 		if binding == a2aclient.JSONRPC {
 			var env map[string]json.RawMessage
 			json.Unmarshal([]byte(r.X.RespBody), &env)
 			if string(env["jsonrpc"]) != `"2.0"` {
-				fs = append(fs, Fail(R("LT-RPC-1"), "%s error reply lacks \"jsonrpc\": \"2.0\"", c.what).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RPC-1"), "%s error reply lacks \"jsonrpc\": \"2.0\"", c.what).WithWitness(w))
 			}
 			if _, ok := env["id"]; !ok {
-				fs = append(fs, Fail(R("LT-RPC-1"), "%s error reply lacks the request id", c.what).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RPC-1"), "%s error reply lacks the request id", c.what).WithWitness(w))
 			}
 		}
 		switch {
 		case !c.a2a && binding == a2aclient.JSONRPC && r.Err.Code != -32602:
-			fs = append(fs, NonStrict(R("LT-ERR-2", "LT-ERR-4"), "invalid params answered with JSON-RPC code %d, not -32602", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-2", "LT-ERR-4"), "invalid params answered with JSON-RPC code %d, not -32602", r.Err.Code).WithWitness(w))
 		case !c.a2a && binding == a2aclient.HTTPJSON && r.Err.Code != 400:
-			fs = append(fs, NonStrict(R("LT-ERR-2"), "invalid params answered with HTTP %d, not 400", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-2"), "invalid params answered with HTTP %d, not 400", r.Err.Code).WithWitness(w))
 		case c.a2a && binding == a2aclient.JSONRPC && r.Err.Code != -32001:
-			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with JSON-RPC code %d, not -32001", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-10"), "TaskNotFound answered with JSON-RPC code %d, not -32001", r.Err.Code).WithWitness(w))
 		case c.a2a && binding == a2aclient.HTTPJSON && r.Err.Code != 404:
-			fs = append(fs, Fail(R("LT-ERR-10"), "TaskNotFound answered with HTTP %d, not 404", r.Err.Code).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-10"), "TaskNotFound answered with HTTP %d, not 404", r.Err.Code).WithWitness(w))
 		}
 		if !c.a2a && len(r.Err.Fields) == 0 {
-			fs = append(fs, NonStrict(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s carries no google.rpc.BadRequest naming the field", binding).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s carries no google.rpc.BadRequest naming the field", binding).WithWitness(w))
 		}
 		if c.a2a && binding == a2aclient.HTTPJSON && !hasReason(r.Err, "TASK_NOT_FOUND") {
-			fs = append(fs, Fail(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))
 		}
 		if c.a2a && binding == a2aclient.JSONRPC && !hasReason(r.Err, "TASK_NOT_FOUND") {
-			fs = append(fs, NonStrict(R("LT-ERR-8"), "the JSON-RPC TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (SHOULD since 1.0.1)").WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-8"), "the JSON-RPC TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (SHOULD since 1.0.1)").Ambiguous("A14").WithWitness(w))
 		}
 	}
 	return fs

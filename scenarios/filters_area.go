@@ -76,14 +76,14 @@ func CheckFilter(cases []FilterCase, reqs []string) []Finding {
 			continue
 		}
 		if len(extra) == 0 && len(missing) == 0 && len(got) == len(c.Want) {
-			fs = append(fs, NonStrict(reqs, "%s: the right %d tasks, but not newest first: got %s", c.What, len(got), strings.Join(first(got, 6), ", ")).WithWitness(c.H.Witness(1)))
+			fs = append(fs, Breach(reqs, "%s: the right %d tasks, but not newest first: got %s", c.What, len(got), strings.Join(first(got, 6), ", ")).WithWitness(c.H.Witness(1)))
 			continue
 		}
 		var pages []int
 		for _, p := range c.H.Pages {
 			pages = append(pages, p.N)
 		}
-		fs = append(fs, NonStrict(reqs, "%s: got %d tasks, want %d (unexpected: %s; missing: %s)", c.What, len(got), len(c.Want),
+		fs = append(fs, Breach(reqs, "%s: got %d tasks, want %d (unexpected: %s; missing: %s)", c.What, len(got), len(c.Want),
 			strings.Join(first(extra, 4), ", "), strings.Join(first(missing, 4), ", ")).WithWitness(c.H.Witness(pages[:min(2, len(pages))]...)))
 	}
 	return fs
@@ -240,26 +240,28 @@ var _ = Register(Scenario{
 	Reqs:  R("LT-ERR-1", "LT-ERR-2", "LT-REQ-3", "LT-REQ-7"),
 	Quote: `"Servers MUST validate all input parameters before processing"; "Servers SHOULD specify which parameter(s) failed validation and why"; "Example error codes: ... JSON-RPC -32602 Invalid params" (§3.3.2)`,
 	Run: func(e *Env) {
-		probes := []struct {
-			field string
-			value any
-		}{
-			{"status", "TASK_STATE_BOGUS"},
-			{"status", "done"},
-			{"statusTimestampAfter", "yesterday"},
-			{"statusTimestampAfter", "2026-13-45T99:00:00Z"},
+		type probe struct {
+			field    string
+			value    any
+			accepted []string
+		}
+		probes := []probe{
+			{"status", "TASK_STATE_BOGUS", nil},
+			{"status", "done", nil},
+			{"statusTimestampAfter", "yesterday", nil},
+			{"statusTimestampAfter", "2026-13-45T99:00:00Z", nil},
 		}
 		if e.Binding() == a2aclient.JSONRPC {
-			probes = append(probes, struct {
-				field string
-				value any
-			}{"contextId", 42})
+			// A number for a string field: ProtoJSON (ADR-001) has strings
+			// for string fields, but parsers differ in how lenient they are,
+			// so accepting it is at most Non-strict.
+			probes = append(probes, probe{"contextId", 42, R("LT-JSON-5", "LT-ERR-1")})
 		}
 		for _, p := range probes {
 			e.By("ListTasks with %s %v", p.field, p.value)
 			pg, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), Extra: map[string]any{p.field: p.value}})
 			e.Check(err, "ListTasks")
-			e.Report(CheckRejected(Rejection{What: fmt.Sprintf("%s %v", p.field, p.value), Field: p.field, Reply: pg.Response})...)
+			e.Report(CheckRejected(Rejection{What: fmt.Sprintf("%s %v", p.field, p.value), Field: p.field, Reply: pg.Response, Accepted: p.accepted})...)
 		}
 	},
 })
@@ -327,19 +329,19 @@ func CheckBindings(pairs []BindingPair) []Finding {
 			re, he := p.RPCErr.Err != nil, p.HTTPErr.Err != nil
 			switch {
 			case re != he:
-				fs = append(fs, Fail(R("LT-OP-8"), "%s: JSON-RPC %s but HTTP+JSON %s", p.What, p.RPCErr.Describe(), p.HTTPErr.Describe()).
+				fs = append(fs, Breach(R("LT-OP-8"), "%s: JSON-RPC %s but HTTP+JSON %s", p.What, p.RPCErr.Describe(), p.HTTPErr.Describe()).
 					WithWitness(p.RPCErr.X.Transcript()+"\n"+p.HTTPErr.X.Transcript()))
 			case re && he && (p.RPCErr.Err.Code == -32602) != (p.HTTPErr.Err.Code == 400):
 				// Both bindings refuse; whether the codes correspond rests on
 				// the example codes of §3.3.2, so this is Non-strict.
-				fs = append(fs, NonStrict(R("LT-OP-8", "LT-ERR-2"), "%s: both bindings refuse, but the codes do not correspond: JSON-RPC %d, HTTP %d", p.What, p.RPCErr.Err.Code, p.HTTPErr.Err.Code).
+				fs = append(fs, Breach(R("LT-ERR-2", "LT-OP-8"), "%s: both bindings refuse, but the codes do not correspond: JSON-RPC %d, HTTP %d", p.What, p.RPCErr.Err.Code, p.HTTPErr.Err.Code).
 					WithWitness(p.RPCErr.X.Transcript()+"\n"+p.HTTPErr.X.Transcript()))
 			}
 			continue
 		}
 		a, b := ids(p.RPC), ids(p.HTTP)
 		if !slices.Equal(a, b) || (p.RPC.End == "") != (p.HTTP.End == "") {
-			fs = append(fs, Fail(R("LT-OP-8"), "%s: JSON-RPC served %d tasks, HTTP+JSON %d, not the same sequence", p.What, len(a), len(b)).
+			fs = append(fs, Breach(R("LT-OP-8"), "%s: JSON-RPC served %d tasks, HTTP+JSON %d, not the same sequence", p.What, len(a), len(b)).
 				WithWitness(p.RPC.Witness(1)+"\n"+p.HTTP.Witness(1)))
 		}
 	}

@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -44,4 +46,41 @@ func Golden() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), enc.Close()
+}
+
+// RequirementsDoc renders docs/requirements.md from the requirement
+// catalogue and the case registry: every requirement ID with its level, the
+// class a breach of it gets, its quote and section, and the cases that check
+// it or why none does; then the ambiguities.
+func RequirementsDoc() []byte {
+	byReq := map[string][]string{}
+	for _, s := range All() {
+		for _, r := range s.Reqs {
+			byReq[r] = append(byReq[r], s.ID)
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("# A2A 1.0 ListTasks requirements\n\n")
+	b.WriteString("Generated from the code (`scenarios/catalogue.go` and the case registry) by `make golden`; CI fails when it is stale. Do not edit by hand.\n\n")
+	b.WriteString("Every requirement ID a pagewalk verdict names is listed here with its level, in the spec's words, and the class a finding that breaks it gets ")
+	b.WriteString("(the severity table, [verdicts.md](verdicts.md)). The levels: **MUST** (RFC 2119 MUST/REQUIRED), **SHOULD**, **should** (lower case, no RFC 2119 keyword), ")
+	b.WriteString("**MAY**, **proto** (a normative proto comment), **spec** (a normative sentence without a keyword), **example** (only an example says it), **ADR** (ADR-001), ")
+	b.WriteString("**silent** (the spec does not say), **note**, **client** (a rule for clients), **seed** (the seed article's practice). Where the spec is ambiguous (the A-items at the end), a finding is at most Non-strict.\n\n")
+	b.WriteString("| ID | level | breach | quote | § | checked by |\n|---|---|---|---|---|---|\n")
+	cell := func(s string) string { return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s) }
+	for _, r := range Requirements() {
+		by := strings.Join(byReq[r.ID], ", ")
+		if by == "" {
+			by = "not checked: " + Unchecked(r.ID)
+			if Unchecked(r.ID) == "" {
+				by = "not checked yet"
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.ID, r.Written, ClassFor(r.ID, false), cell(r.Quote), cell(r.Section), cell(by))
+	}
+	b.WriteString("\n## Ambiguities\n\n| ID | what | detail |\n|---|---|---|\n")
+	for _, a := range Ambiguities() {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", a.ID, cell(a.Title), cell(a.Text))
+	}
+	return b.Bytes()
 }

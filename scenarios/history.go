@@ -208,36 +208,33 @@ func (h History) pagesAround(ts time.Time) []int {
 	return nil
 }
 
-// WalkFindings turns a WalkCheck into findings. class is the verdict class
-// for lost or repeated unchanged tasks and order breaks (Fail for the MUST
-// checks, Hardened for the tie checks); reqs are the requirements they
-// rest on. Written tasks are classified as Info, never failed.
-func WalkFindings(h History, truth Truth, c WalkCheck, class Class, reqs []string) []Finding {
+// WalkFindings turns a WalkCheck into findings: lost or repeated unchanged
+// tasks break reqs (the MUST of cursor pagination for the walk cases, the
+// seed's tie-safe cursor for the tie case), order breaks break LT-ORDER-2.
+// Written tasks are classified as Info, never failed.
+func WalkFindings(h History, truth Truth, c WalkCheck, reqs []string) []Finding {
 	var fs []Finding
-	mk := func(format string, args ...any) Finding {
-		return Finding{Class: class, Reqs: reqs, Message: fmt.Sprintf(format, args...)}
-	}
 	for _, id := range c.Duplicates {
-		fs = append(fs, mk("task %s, unchanged during the walk, was served %d times (pages %v)", id, len(c.Seen[id]), c.Seen[id]).
-			WithWitness(h.Witness(c.Seen[id]...)))
+		fs = append(fs, Breach(reqs, "task %s, unchanged during the walk, was served %d times (pages %v)", id, len(c.Seen[id]), c.Seen[id]).
+			Of("duplicate", id).WithWitness(h.Witness(c.Seen[id]...)))
 	}
 	for _, id := range c.Missing {
-		fs = append(fs, mk("task %s (status timestamp %s), unchanged during the walk, was never served", id, truth[id].UTC().Format(time.RFC3339Nano)).
-			WithWitness(h.Witness(h.pagesAround(truth[id])...)))
+		fs = append(fs, Breach(reqs, "task %s (status timestamp %s), unchanged during the walk, was never served", id, truth[id].UTC().Format(time.RFC3339Nano)).
+			Of("missing", id).WithWitness(h.Witness(h.pagesAround(truth[id])...)))
 	}
 	for _, ob := range c.OrderBreaks {
-		fs = append(fs, Fail(R("LT-ORDER-1", "LT-ORDER-2"), "task %s (%s) follows %s (%s): status timestamps increase, so the walk is not newest first",
-			ob.Cur.ID, ob.Cur.Timestamp, ob.Prev.ID, ob.Prev.Timestamp).WithWitness(h.Witness(ob.PrevPage, ob.Page)))
+		fs = append(fs, Breach(R("LT-ORDER-2", "LT-ORDER-1"), "task %s (%s) follows %s (%s): status timestamps increase, so the walk is not newest first",
+			ob.Cur.ID, ob.Cur.Timestamp, ob.Prev.ID, ob.Prev.Timestamp).Of("order", ob.Cur.ID).WithWitness(h.Witness(ob.PrevPage, ob.Page)))
 	}
 	if len(c.Unexpected) > 0 {
 		ids := c.Unexpected
 		if len(ids) > 10 {
 			ids = append(ids[:10:10], fmt.Sprintf("... (%d in all)", len(c.Unexpected)))
 		}
-		fs = append(fs, Info(R("LT-RESP-1"), "the walk served tasks the scenario did not create: %s", strings.Join(ids, ", ")))
+		fs = append(fs, Observe(R("LT-RESP-1"), "the walk served tasks the scenario did not create: %s", strings.Join(ids, ", ")))
 	}
 	if len(c.NoTimestamp) > 0 {
-		fs = append(fs, Info(R("LT-ORDER-3"), "%d tasks have no parseable status.timestamp, so their order cannot be checked (timestamp is optional in the proto)", len(c.NoTimestamp)))
+		fs = append(fs, Observe(R("LT-ORDER-3"), "%d tasks have no parseable status.timestamp, so their order cannot be checked (timestamp is optional in the proto)", len(c.NoTimestamp)))
 	}
 	var moved []string
 	for id, cl := range c.Moved {
@@ -245,7 +242,7 @@ func WalkFindings(h History, truth Truth, c WalkCheck, class Class, reqs []strin
 	}
 	if len(moved) > 0 {
 		sort.Strings(moved)
-		fs = append(fs, Info(R("LT-PAGE-3"), "tasks written during the walk (the spec leaves their fate open): %s", strings.Join(moved, "; ")))
+		fs = append(fs, Observe(R("LT-PAGE-3"), "tasks written during the walk (the spec leaves their fate open): %s", strings.Join(moved, "; ")))
 	}
 	return fs
 }

@@ -57,7 +57,7 @@ func (e *Env) catchUp(c *a2aclient.Client, base a2aclient.ListRequest, h History
 func CheckMoving(h History, truth Truth, cu CatchUp) []Finding {
 	c := CheckWalk(h, truth)
 	fs := EndFindings(h)
-	fs = append(fs, WalkFindings(h, truth, c, ClassFail, R("LT-OP-4", "LT-OP-5"))...)
+	fs = append(fs, WalkFindings(h, truth, c, R("LT-OP-4", "LT-OP-5"))...)
 	if cu.Since == "" {
 		return fs
 	}
@@ -88,14 +88,14 @@ func CheckMoving(h History, truth Truth, cu CatchUp) []Finding {
 		}
 	}
 	if len(recovered) > 0 {
-		fs = append(fs, Info(R("LT-SEED-7"), "the catch-up pass (statusTimestampAfter %s) recovered %s, which the walk itself did not serve in its new state", cu.Since, strings.Join(recovered, ", ")))
+		fs = append(fs, Observe(R("LT-SEED-7"), "the catch-up pass (statusTimestampAfter %s) recovered %s, which the walk itself did not serve in its new state", cu.Since, strings.Join(recovered, ", ")))
 	}
 	if len(lost) > 0 {
 		var pages []int
 		for _, p := range cu.H.Pages {
 			pages = append(pages, p.N)
 		}
-		fs = append(fs, HardenedFinding(R("LT-SEED-7", "LT-TSA-2"), "the catch-up pass (statusTimestampAfter %s) did not recover the new version of %s",
+		fs = append(fs, Breach(R("LT-SEED-7", "LT-TSA-2"), "the catch-up pass (statusTimestampAfter %s) did not recover the new version of %s",
 			cu.Since, strings.Join(lost, ", ")).WithWitness(cu.H.Witness(pages...)))
 	}
 	return fs
@@ -118,11 +118,11 @@ func (e *Env) boundaryInfo(c *a2aclient.Client, base a2aclient.ListRequest, id s
 	for _, p := range h.Pages {
 		for _, t := range p.Tasks {
 			if t.ID == id {
-				return Info(R("LT-TSA-1", "LT-TSA-2", "LT-TSA-3"), "statusTimestampAfter behaved as inclusive (>=) at the boundary: a task stamped exactly %s was returned", at)
+				return Observe(R("LT-TSA-1", "LT-TSA-2", "LT-TSA-3"), "statusTimestampAfter behaved as inclusive (>=) at the boundary: a task stamped exactly %s was returned", at)
 			}
 		}
 	}
-	return Info(R("LT-TSA-1", "LT-TSA-2", "LT-TSA-3"), "statusTimestampAfter behaved as exclusive (>) at the boundary: a task stamped exactly %s was not returned", at)
+	return Observe(R("LT-TSA-1", "LT-TSA-2", "LT-TSA-3"), "statusTimestampAfter behaved as exclusive (>) at the boundary: a task stamped exactly %s was not returned", at)
 }
 
 var movingQuote = `"MUST use cursor-based pagination for performance and consistency" (§3.1.4); the spec leaves tasks that change mid-walk open (LT-PAGE-3). Seed: "Anything that moved during the first walk has a newer timestamp and is caught" by a second walk with statusTimestampAfter.`

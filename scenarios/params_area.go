@@ -65,16 +65,16 @@ func CheckPageSizeBounds(ps []PageSizeProbe) []Finding {
 		case int:
 			switch {
 			case v == 0:
-				fs = append(fs, NonStrict(R("LT-REQ-4", "LT-ERR-1"), "pageSize 0 was accepted (%d tasks served); \"The minimum value is 1\" and an explicit 0 is a specified value (ambiguity A8)", n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-REQ-4", "LT-ERR-1"), "pageSize 0 was accepted (%d tasks served); \"The minimum value is 1\" and an explicit 0 is a specified value (ambiguity A8)", n).Ambiguous("A8").WithWitness(w))
 			case v < 0:
-				fs = append(fs, Fail(R("LT-ERR-1", "LT-REQ-4"), "pageSize %d was accepted (%d tasks served): \"Servers MUST validate all input parameters\"", v, n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ERR-1", "LT-REQ-4"), "pageSize %d was accepted (%d tasks served): \"Servers MUST validate all input parameters\"", v, n).WithWitness(w))
 			case n > 100:
-				fs = append(fs, Fail(R("LT-ERR-1", "LT-REQ-4"), "pageSize %d was accepted and %d tasks were served: \"The maximum value is 100\" and servers MUST validate input", v, n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ERR-1", "LT-REQ-4"), "pageSize %d was accepted and %d tasks were served: \"The maximum value is 100\" and servers MUST validate input", v, n).WithWitness(w))
 			default:
-				fs = append(fs, NonStrict(R("LT-REQ-4", "LT-PAGE-4"), "pageSize %d was accepted (served %d); the spec's example refuses it: \"Must be between 1 and 100 inclusive\"", v, n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-REQ-4", "LT-PAGE-4"), "pageSize %d was accepted (served %d); the spec's example refuses it: \"Must be between 1 and 100 inclusive\"", v, n).WithWitness(w))
 			}
 		default:
-			fs = append(fs, Fail(R("LT-ERR-1", "LT-REQ-4"), "pageSize %v (not an integer) was accepted: servers MUST validate input", p.Value).WithWitness(w))
+			fs = append(fs, Breach(R("LT-ERR-1", "LT-REQ-4"), "pageSize %v (not an integer) was accepted: servers MUST validate input", p.Value).WithWitness(w))
 		}
 	}
 	return fs
@@ -108,14 +108,14 @@ var _ = Register(Scenario{
 // tasks requested with no pageSize (LT-PAGESIZE-DEFAULT).
 func CheckPageSizeDefault(p *a2aclient.Page) []Finding {
 	if p.Err != nil {
-		return []Finding{Fail(R("LT-OP-1"), "ListTasks without pageSize failed: %s", p.Err).WithWitness(p.X.Transcript())}
+		return []Finding{Breach(R("LT-OP-1"), "ListTasks without pageSize failed: %s", p.Err).WithWitness(p.X.Transcript())}
 	}
 	var fs []Finding
 	if len(p.Tasks) > 50 {
-		fs = append(fs, NonStrict(R("LT-REQ-4", "LT-REQ-9"), "with pageSize unset the page held %d tasks; \"If unspecified, at most 50 tasks will be returned\"", len(p.Tasks)).WithWitness(p.X.Transcript()))
+		fs = append(fs, Breach(R("LT-REQ-4", "LT-REQ-9"), "with pageSize unset the page held %d tasks; \"If unspecified, at most 50 tasks will be returned\"", len(p.Tasks)).WithWitness(p.X.Transcript()))
 	}
 	if p.PageSize != nil {
-		fs = append(fs, Info(R("LT-RESP-5"), "with pageSize unset the response says pageSize %d and holds %d tasks (the meaning of the response's pageSize is disputed, A4)", *p.PageSize, len(p.Tasks)))
+		fs = append(fs, Observe(R("LT-RESP-5"), "with pageSize unset the response says pageSize %d and holds %d tasks (the meaning of the response's pageSize is disputed, A4)", *p.PageSize, len(p.Tasks)))
 	}
 	return fs
 }
@@ -156,7 +156,7 @@ var _ = Register(Scenario{
 			}
 			ps = append(ps, probe)
 		}
-		e.Report(CheckHistory("ListTasks", ps, NonStrict)...)
+		e.Report(CheckHistory("ListTasks", ps)...)
 	},
 })
 
@@ -170,7 +170,7 @@ var _ = Register(Scenario{
 		e.Fresh()
 		e.By("seed one task with 6 history messages")
 		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6}})
-		e.Report(CheckHistory("GetTask", e.getHistoryProbes(ids["h"], seededHistory(ids["h"], 6)), Fail)...)
+		e.Report(CheckHistory("GetTask", e.getHistoryProbes(ids["h"], seededHistory(ids["h"], 6)))...)
 	},
 	BlackBox: func(e *Env) {
 		ctx := e.ID("ctx")
@@ -185,7 +185,7 @@ var _ = Register(Scenario{
 		if g.Err != nil || len(g.Task.History) < 2 {
 			e.Skip("black-box variant needs a task with at least 2 history messages; GetTask gave %s with %d", g.Describe(), len(g.Task.History))
 		}
-		e.Report(CheckHistory("GetTask", e.getHistoryProbes(id, g.Task.History), Fail)...)
+		e.Report(CheckHistory("GetTask", e.getHistoryProbes(id, g.Task.History))...)
 	},
 })
 
@@ -225,7 +225,7 @@ func lengthStr(l *int) string {
 // finding for returning more than N messages: Fail for GetTask (its proto
 // says MUST NOT), Non-strict for ListTasks (whose own comment lacks the
 // sentence; LT-HIST-1 says the semantics are shared).
-func CheckHistory(op string, ps []HistoryProbe, overLimit func([]string, string, ...any) Finding) []Finding {
+func CheckHistory(op string, ps []HistoryProbe) []Finding {
 	var fs []Finding
 	limitReqs := R("LT-HIST-4", "LT-HIST-1")
 	if op == "GetTask" {
@@ -235,34 +235,34 @@ func CheckHistory(op string, ps []HistoryProbe, overLimit func([]string, string,
 		l := lengthStr(p.Length)
 		if p.Length != nil && *p.Length < 0 {
 			if p.Reply.Err == nil {
-				fs = append(fs, NonStrict(R("LT-HIST-6", "LT-ERR-1"), "%s accepted historyLength %d; the spec's example refuses it: \"Must be non-negative integer\"", op, *p.Length).WithWitness(p.Reply.X.Transcript()))
+				fs = append(fs, Breach(R("LT-HIST-6", "LT-ERR-1"), "%s accepted historyLength %d; the spec's example refuses it: \"Must be non-negative integer\"", op, *p.Length).WithWitness(p.Reply.X.Transcript()))
 			} else {
 				fs = append(fs, CheckRejected(Rejection{What: op + " historyLength " + l, Field: "historyLength", Reply: p.Reply})...)
 			}
 			continue
 		}
 		if p.Reply.Err != nil || p.Task == nil {
-			fs = append(fs, Fail(R("LT-OP-1"), "%s with historyLength %s failed: %s", op, l, p.Reply.Describe()).WithWitness(p.Reply.X.Transcript()))
+			fs = append(fs, Breach(R("LT-OP-1"), "%s with historyLength %s failed: %s", op, l, p.Reply.Describe()).WithWitness(p.Reply.X.Transcript()))
 			continue
 		}
 		w := p.Reply.X.Transcript()
 		got := p.Task.History
 		switch {
 		case p.Length == nil:
-			fs = append(fs, Info(R("LT-HIST-2"), "%s with historyLength unset returned %d of %d messages (the server's default)", op, len(got), len(p.Full)))
+			fs = append(fs, Observe(R("LT-HIST-2"), "%s with historyLength unset returned %d of %d messages (the server's default)", op, len(got), len(p.Full)))
 		case *p.Length == 0:
 			if p.Task.Raw.Has("history") {
-				fs = append(fs, NonStrict(R("LT-HIST-3"), "%s with historyLength 0 returned a history member (%d messages); \"the history field SHOULD be omitted\"", op, len(got)).WithWitness(w))
+				fs = append(fs, Breach(R("LT-HIST-3"), "%s with historyLength 0 returned a history member (%d messages); \"the history field SHOULD be omitted\"", op, len(got)).WithWitness(w))
 			}
 		default:
 			n := *p.Length
 			if len(got) > n {
-				fs = append(fs, overLimit(limitReqs, "%s with historyLength %d returned %d messages", op, n, len(got)).WithWitness(w))
+				fs = append(fs, Breach(limitReqs, "%s with historyLength %d returned %d messages", op, n, len(got)).WithWitness(w))
 				continue
 			}
 			want := p.Full[max(0, len(p.Full)-n):]
 			if len(got) > 0 && !isSuffix(got, p.Full) {
-				fs = append(fs, NonStrict(R("LT-HIST-4"), "%s with historyLength %d returned %s, which are not the most recent messages in order (want a tail of %s)",
+				fs = append(fs, Breach(R("LT-HIST-4"), "%s with historyLength %d returned %s, which are not the most recent messages in order (want a tail of %s)",
 					op, n, strings.Join(got, ","), strings.Join(want, ",")).WithWitness(w))
 			}
 		}
@@ -333,7 +333,7 @@ func CheckArtifacts(obs []ArtifactObs) []Finding {
 	var fs []Finding
 	for _, o := range obs {
 		if o.Page.Err != nil {
-			fs = append(fs, Fail(R("LT-OP-1"), "ListTasks with includeArtifacts %s failed: %s", boolStr(o.Include), o.Page.Err).WithWitness(o.Page.X.Transcript()))
+			fs = append(fs, Breach(R("LT-OP-1"), "ListTasks with includeArtifacts %s failed: %s", boolStr(o.Include), o.Page.Err).WithWitness(o.Page.X.Transcript()))
 			continue
 		}
 		w := o.Page.X.Transcript()
@@ -342,16 +342,16 @@ func CheckArtifacts(obs []ArtifactObs) []Finding {
 			n, isArray := t.ArtifactCount()
 			switch {
 			case !on && t.HasArtifacts() && n > 0:
-				fs = append(fs, Fail(R("LT-ART-1"), "includeArtifacts %s: task %s carries %d artifacts; the field MUST be omitted entirely", boolStr(o.Include), t.ID, n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ART-1"), "includeArtifacts %s: task %s carries %d artifacts; the field MUST be omitted entirely", boolStr(o.Include), t.ID, n).WithWitness(w))
 			case !on && t.HasArtifacts():
-				fs = append(fs, NonStrict(R("LT-ART-2", "LT-ART-1"), "includeArtifacts %s: task %s has artifacts as %s; \"The field should not be present as an empty array or null value\"",
+				fs = append(fs, Breach(R("LT-ART-2", "LT-ART-1"), "includeArtifacts %s: task %s has artifacts as %s; \"The field should not be present as an empty array or null value\"",
 					boolStr(o.Include), t.ID, string(t.Raw["artifacts"])).WithWitness(w))
 			case on && o.Counts[t.ID] > 0 && (!isArray || n != o.Counts[t.ID]):
-				fs = append(fs, NonStrict(R("LT-ART-3"), "includeArtifacts true: task %s has %d artifacts but the listing shows %d", t.ID, o.Counts[t.ID], n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ART-3"), "includeArtifacts true: task %s has %d artifacts but the listing shows %d", t.ID, o.Counts[t.ID], n).WithWitness(w))
 			}
 		}
 	}
-	return dedupe(fs, byRequirement)
+	return fs
 }
 
 var _ = Register(Scenario{
@@ -386,7 +386,7 @@ func CheckTotalSize(h History, want int) []Finding {
 			continue
 		}
 		if *p.TotalSize != want {
-			fs = append(fs, NonStrict(R("LT-RESP-6"), "page %d says totalSize %d; %d tasks match (\"Total number of tasks available (before pagination)\")", p.N, *p.TotalSize, want).WithWitness(h.Witness(p.N)))
+			fs = append(fs, Breach(R("LT-RESP-6"), "page %d says totalSize %d; %d tasks match (\"Total number of tasks available (before pagination)\")", p.N, *p.TotalSize, want).WithWitness(h.Witness(p.N)))
 			break
 		}
 	}

@@ -76,11 +76,11 @@ func CheckScopeList(ws []ScopeWalk, foreign map[string]bool) []Finding {
 			}
 		}
 		if len(leaked) > 0 {
-			fs = append(fs, Fail(R("LT-AUTHZ-1", "LT-AUTHZ-3", "LT-AUTHZ-4"), "%s: the listing contained %d tasks of another principal (%s)", w.What, len(leaked), strings.Join(first(leaked, 5), ", ")).
+			fs = append(fs, Breach(R("LT-AUTHZ-1", "LT-AUTHZ-3", "LT-AUTHZ-4"), "%s: the listing contained %d tasks of another principal (%s)", w.What, len(leaked), strings.Join(first(leaked, 5), ", ")).
 				WithWitness(w.H.Witness(pages[0])))
 		}
 		if w.Own >= 0 && own != w.Own && len(leaked) == 0 {
-			fs = append(fs, Fail(R("LT-OP-4"), "%s: the principal saw %d of its own %d tasks", w.What, own, w.Own))
+			fs = append(fs, Breach(R("LT-OP-4"), "%s: the principal saw %d of its own %d tasks", w.What, own, w.Own))
 		}
 	}
 	return fs
@@ -152,15 +152,15 @@ func CheckScopeGet(s ScopeGet) []Finding {
 		w := c.foreign.X.Transcript() + "\n" + c.none.X.Transcript()
 		switch {
 		case c.foreign.Err == nil:
-			fs = append(fs, Fail(R("LT-AUTHZ-6", "LT-AUTHZ-1"), "%s on another principal's task succeeded and returned it", c.op).WithWitness(c.foreign.X.Transcript()))
+			fs = append(fs, Breach(R("LT-AUTHZ-6", "LT-AUTHZ-1"), "%s on another principal's task succeeded and returned it", c.op).WithWitness(c.foreign.X.Transcript()))
 		case c.none.Err != nil && (c.foreign.Err.Code != c.none.Err.Code || c.foreign.X.Status != c.none.X.Status):
-			fs = append(fs, Fail(R("LT-AUTHZ-6"), "%s answers a foreign task (%s) differently from a missing one (%s), revealing that it exists", c.op, c.foreign.Err, c.none.Err).WithWitness(w))
+			fs = append(fs, Breach(R("LT-AUTHZ-6"), "%s answers a foreign task (%s) differently from a missing one (%s), revealing that it exists", c.op, c.foreign.Err, c.none.Err).WithWitness(w))
 		case c.foreign.Err.Code != -32001 && c.foreign.Err.Code != 404:
-			fs = append(fs, NonStrict(R("LT-ERR-10"), "%s on an inaccessible task answered %s; TaskNotFoundError is -32001 / HTTP 404", c.op, c.foreign.Err).WithWitness(w))
+			fs = append(fs, Observe(R("LT-ERR-10"), "%s on an inaccessible task answered %s; TaskNotFoundError is -32001 / HTTP 404", c.op, c.foreign.Err).WithWitness(w))
 		}
 	}
 	if s.After != nil && s.After.Err == nil && s.After.Task.State != s.StateFirst {
-		fs = append(fs, Fail(R("LT-AUTHZ-1", "LT-AUTHZ-6"), "another principal's CancelTask changed the task's state from %s to %s", s.StateFirst, s.After.Task.State).WithWitness(s.After.X.Transcript()))
+		fs = append(fs, Breach(R("LT-AUTHZ-1", "LT-AUTHZ-6"), "another principal's CancelTask changed the task's state from %s to %s", s.StateFirst, s.After.Task.State).WithWitness(s.After.X.Transcript()))
 	}
 	return fs
 }
@@ -195,7 +195,7 @@ var _ = Register(Scenario{
 		fs := CheckScopeList([]ScopeWalk{{What: "main tenant", H: main, Own: len(here)}}, inOther)
 		fs = append(fs, CheckScopeList([]ScopeWalk{{What: fmt.Sprintf("tenant %s", other), H: o, Own: len(there)}}, inHere)...)
 		for i := range fs {
-			if fs[i].Class == ClassFail && strings.Contains(fs[i].Message, "another principal") {
+			if fs[i].Reqs[0] == "LT-AUTHZ-1" && strings.Contains(fs[i].Message, "another principal") {
 				fs[i].Reqs = R("LT-AUTHZ-2", "LT-AUTHZ-8")
 				fs[i].Message = strings.Replace(fs[i].Message, "another principal", "another tenant", 1)
 			}

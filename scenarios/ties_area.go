@@ -79,12 +79,12 @@ var _ = Register(Scenario{
 func CheckTies(h History, truth Truth, pageSize int) []Finding {
 	c := CheckWalk(h, truth)
 	fs := EndFindings(h)
-	for _, f := range WalkFindings(h, truth, c, ClassHardened, R("LT-SEED-2", "LT-ORDER-3")) {
+	for _, f := range WalkFindings(h, truth, c, R("LT-SEED-2", "LT-ORDER-3")) {
 		f.Message = fmt.Sprintf("pageSize %d: %s", pageSize, f.Message)
 		fs = append(fs, f)
 	}
 	if c.TieOrder == "mixed" {
-		fs = append(fs, HardenedFinding(R("LT-SEED-2", "LT-ORDER-3"), "pageSize %d: tied tasks are ordered by id ascending on some pages and descending on others; the tie-break is not stable across pages", pageSize))
+		fs = append(fs, Breach(R("LT-SEED-2", "LT-ORDER-3"), "pageSize %d: tied tasks are ordered by id ascending on some pages and descending on others; the tie-break is not stable across pages", pageSize))
 	}
 	return fs
 }

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -105,10 +106,10 @@ func CheckReplayPrincipal(r Replay) []Finding {
 	}
 	w := r.Reply.X.Transcript()
 	if leaked := r.leaked(); len(leaked) > 0 {
-		return []Finding{Fail(R("LT-AUTHZ-1", "LT-AUTHZ-4", "LT-AUTHZ-6"), "replayed by %s, the token listed %d of the issuer's tasks (%s): results are not scoped to the caller",
+		return []Finding{Breach(R("LT-AUTHZ-1", "LT-AUTHZ-4", "LT-AUTHZ-6"), "replayed by %s, the token listed %d of the issuer's tasks (%s): results are not scoped to the caller",
 			r.What, len(leaked), strings.Join(first(leaked, 5), ", ")).WithWitness(w)}
 	}
-	return []Finding{HardenedFinding(R("LT-SEED-3", "LT-PAGE-2"), "a token issued to another principal was accepted from %s (it showed only the caller's own tasks); the seed binds tokens to the principal", r.What).WithWitness(w)}
+	return []Finding{Breach(R("LT-SEED-3", "LT-PAGE-2"), "a token issued to another principal was accepted from %s (it showed only the caller's own tasks); the seed binds tokens to the principal", r.What).WithWitness(w)}
 }
 
 var _ = Register(Scenario{
@@ -172,7 +173,7 @@ func CheckReplayFilters(rs []Replay) []Finding {
 	var fs []Finding
 	for _, r := range rs {
 		if r.accepted() {
-			fs = append(fs, HardenedFinding(R("LT-SEED-4", "LT-PAGE-2"), "a token was accepted with the filter set changed (%s); the seed binds tokens to contextId, status, statusTimestampAfter, historyLength and includeArtifacts", r.What).
+			fs = append(fs, Breach(R("LT-SEED-4", "LT-PAGE-2"), "a token was accepted with the filter set changed (%s); the seed binds tokens to contextId, status, statusTimestampAfter, historyLength and includeArtifacts", r.What).
 				WithWitness(r.Reply.X.Transcript()))
 		}
 	}
@@ -200,6 +201,11 @@ func TamperVariants(tok string, max int) []Tamper {
 	for i := 0; i < len(tok); i += step {
 		b := []byte(tok)
 		b[i] = neighbour(b[i])
+		if sameBytes(tok, string(b)) {
+			// The edit hit the unused low bits of a base64 character: the
+			// token decodes to the very same bytes, so it is not a tamper.
+			continue
+		}
 		out = append(out, Tamper{How: fmt.Sprintf("character %d changed from %q to %q", i, tok[i], b[i]), Token: string(b)})
 	}
 	type enc struct {
@@ -230,6 +236,41 @@ func TamperVariants(tok string, max int) []Tamper {
 		break
 	}
 	return out
+}
+
+// base64s are the encodings a token (or a dot-separated part of one) may
+// use, decoded leniently: a lenient decoder ignores the unused low bits of
+// the last character, which is what makes two spellings the same bytes.
+var base64s = []*base64.Encoding{base64.RawURLEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.StdEncoding}
+
+// sameBytes reports whether two token spellings carry the same bytes: they
+// are equal, or every dot-separated part that differs decodes to the same
+// bytes under one of the base64 encodings.
+func sameBytes(a, b string) bool {
+	if a == b {
+		return true
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	if len(pa) != len(pb) {
+		return false
+	}
+	for i := range pa {
+		if pa[i] != pb[i] && !sameBase64(pa[i], pb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameBase64(a, b string) bool {
+	for _, enc := range base64s {
+		da, errA := enc.DecodeString(a)
+		db, errB := enc.DecodeString(b)
+		if errA == nil && errB == nil && bytes.Equal(da, db) {
+			return true
+		}
+	}
+	return false
 }
 
 func neighbour(c byte) byte {
@@ -304,21 +345,21 @@ func CheckTamper(vs []Tamper, foreign map[string]bool) []Finding {
 	for _, v := range vs {
 		r := Replay{Reply: v.Reply, Foreign: foreign}
 		if leaked := r.leaked(); len(leaked) > 0 {
-			fs = append(fs, Fail(R("LT-AUTHZ-1", "LT-AUTHZ-4"), "a tampered token (%s) listed another principal's tasks: %s", v.How, strings.Join(first(leaked, 5), ", ")).
+			fs = append(fs, Breach(R("LT-AUTHZ-1", "LT-AUTHZ-4"), "a tampered token (%s) listed another principal's tasks: %s", v.How, strings.Join(first(leaked, 5), ", ")).
 				WithWitness(v.Reply.X.Transcript()))
 		}
 		if r.accepted() {
 			accepted = append(accepted, v)
 		} else if v.Reply != nil && v.Reply.Err != nil && v.Reply.X.Status >= 500 {
-			fs = append(fs, NonStrict(R("LT-ERR-1", "LT-ERR-2"), "a tampered token (%s) caused a server error instead of a validation error: %s", v.How, v.Reply.Err).
+			fs = append(fs, Breach(R("LT-ERR-2", "LT-ERR-1"), "a tampered token (%s) caused a server error instead of a validation error: %s", v.How, v.Reply.Err).
 				WithWitness(v.Reply.X.Transcript()))
 		}
 	}
 	if len(accepted) > 0 {
-		fs = append(fs, HardenedFinding(R("LT-SEED-3"), "%d of %d tampered tokens were accepted (first: %s); the seed signs tokens so that an edited token is rejected",
+		fs = append(fs, Breach(R("LT-SEED-3"), "%d of %d tampered tokens were accepted (first: %s); the seed signs tokens so that an edited token is rejected",
 			len(accepted), len(vs), accepted[0].How).WithWitness(accepted[0].Reply.X.Transcript()))
 	}
-	return dedupe(fs, byMessage)
+	return fs
 }
 
 var _ = Register(Scenario{
@@ -358,19 +399,19 @@ type ExpiryObs struct {
 func CheckExpired(o ExpiryObs) []Finding {
 	var fs []Finding
 	if o.Before != nil && (o.Before.Err != nil || o.Before.Malformed != "") {
-		fs = append(fs, Info(R("LT-PAGE-2"), "the token was already refused 1s before the advertised lifetime of %s ended: %s", o.TTL, o.Before.Describe()))
+		fs = append(fs, Observe(R("LT-PAGE-2"), "the token was already refused 1s before the advertised lifetime of %s ended: %s", o.TTL, o.Before.Describe()))
 	}
 	a := o.After
 	switch {
 	case a == nil:
 	case a.Err == nil && a.Malformed == "" && len(a.Tasks) == 0 && a.NextPageToken == "":
-		fs = append(fs, HardenedFinding(R("LT-SEED-4"), "an expired token got an empty success page with nextPageToken \"\": the walk silently ends early instead of failing clearly").
+		fs = append(fs, Breach(R("LT-SEED-4"), "an expired token got an empty success page with nextPageToken \"\": the walk silently ends early instead of failing clearly").
 			WithWitness(a.X.Transcript()))
 	case a.Err == nil && a.Malformed == "":
-		fs = append(fs, HardenedFinding(R("LT-SEED-3"), "a token was still accepted %s after it was issued, past its lifetime of %s", o.TTL+time.Second, o.TTL).
+		fs = append(fs, Breach(R("LT-SEED-3"), "a token was still accepted %s after it was issued, past its lifetime of %s", o.TTL+time.Second, o.TTL).
 			WithWitness(a.X.Transcript()))
 	case a.Err != nil && a.Err.Code != -32602 && a.Err.Code != 400:
-		fs = append(fs, HardenedFinding(R("LT-SEED-4"), "an expired token was refused with %s; the seed answers invalid params (-32602 / HTTP 400)", a.Err).
+		fs = append(fs, Breach(R("LT-SEED-4"), "an expired token was refused with %s; the seed answers invalid params (-32602 / HTTP 400)", a.Err).
 			WithWitness(a.X.Transcript()))
 	}
 	return fs
@@ -408,7 +449,7 @@ func CheckContinuation(event string, p *a2aclient.Page) []Finding {
 	if p.Err == nil && p.Malformed == "" && len(p.Tasks) > 0 {
 		return nil
 	}
-	return []Finding{HardenedFinding(R("LT-SEED-3"), "a token issued before %s no longer continues the walk: %s", event, p.Describe()).WithWitness(p.X.Transcript())}
+	return []Finding{Breach(R("LT-SEED-3"), "a token issued before %s no longer continues the walk: %s", event, p.Describe()).WithWitness(p.X.Transcript())}
 }
 
 var _ = Register(Scenario{
@@ -462,6 +503,9 @@ type Rejection struct {
 	Reply *a2aclient.Response
 	// Served is the number of tasks in a success reply (for pageSize checks).
 	Served int
+	// Accepted names the requirements broken when the value is accepted
+	// (default LT-ERR-1, "Servers MUST validate all input parameters").
+	Accepted []string
 }
 
 // CheckRejected judges a reply that must be a validation error: success is
@@ -475,7 +519,10 @@ func CheckRejected(r Rejection) []Finding {
 	}
 	w := x.X.Transcript()
 	if x.Err == nil {
-		return []Finding{Fail(R("LT-ERR-1"), "%s was accepted: \"Servers MUST validate all input parameters before processing\"", r.What).WithWitness(w)}
+		if len(r.Accepted) > 0 {
+			return []Finding{Breach(r.Accepted, "%s was accepted", r.What).WithWitness(w)}
+		}
+		return []Finding{Breach(R("LT-ERR-1"), "%s was accepted: \"Servers MUST validate all input parameters before processing\"", r.What).WithWitness(w)}
 	}
 	var fs []Finding
 	want := -32602
@@ -483,10 +530,10 @@ func CheckRejected(r Rejection) []Finding {
 		want = 400
 	}
 	if x.Err.Code != want {
-		fs = append(fs, NonStrict(R("LT-ERR-2", "LT-ERR-4"), "%s was refused with code %d, not %d Invalid params", r.What, x.Err.Code, want).WithWitness(w))
+		fs = append(fs, Breach(R("LT-ERR-2", "LT-ERR-4"), "%s was refused with code %d, not %d Invalid params", r.What, x.Err.Code, want).WithWitness(w))
 	}
 	if r.Field != "" && !x.Err.NamesField(r.Field) {
-		fs = append(fs, NonStrict(R("LT-ERR-1", "LT-ERR-5"), "the error for %s does not name %s (\"SHOULD specify which parameter(s) failed validation\")", r.What, r.Field).WithWitness(w))
+		fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the error for %s does not name %s (\"SHOULD specify which parameter(s) failed validation\")", r.What, r.Field).WithWitness(w))
 	}
 	return fs
 }

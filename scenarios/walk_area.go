@@ -75,60 +75,26 @@ func CheckShape(h History) []Finding {
 		w := h.Witness(p.N)
 		fs = append(fs, tasksShapeFindings(p, w)...)
 		if p.PageSize == nil {
-			fs = append(fs, Fail(R("LT-RESP-5", "LT-RESP-7"), "page %d: pageSize is missing or not an integer; it is REQUIRED", p.N).WithWitness(w))
+			fs = append(fs, Breach(R("LT-RESP-7", "LT-RESP-5"), "page %d: pageSize is missing or not an integer; it is REQUIRED", p.N).WithWitness(w))
 		}
 		if p.TotalSize == nil {
-			fs = append(fs, Fail(R("LT-RESP-6", "LT-RESP-7"), "page %d: totalSize is missing or not an integer; it is REQUIRED", p.N).WithWitness(w))
+			fs = append(fs, Breach(R("LT-RESP-7", "LT-RESP-6"), "page %d: totalSize is missing or not an integer; it is REQUIRED", p.N).WithWitness(w))
 		}
 		for _, t := range p.Tasks {
 			switch {
 			case t.ID == "":
-				fs = append(fs, Fail(R("LT-TASK-1", "LT-RESP-7"), "page %d: a task has no id; Task.id is REQUIRED", p.N).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RESP-7", "LT-TASK-1"), "page %d: a task has no id; Task.id is REQUIRED", p.N).WithWitness(w))
 			case t.State == "":
-				fs = append(fs, Fail(R("LT-TASK-2", "LT-RESP-7"), "page %d: task %s has no status.state; it is REQUIRED", p.N, t.ID).WithWitness(w))
+				fs = append(fs, Breach(R("LT-RESP-7", "LT-TASK-2"), "page %d: task %s has no status.state; it is REQUIRED", p.N, t.ID).WithWitness(w))
 			case !taskStates[t.State]:
-				fs = append(fs, Fail(R("LT-JSON-1", "LT-TASK-3"), "page %d: task %s has status.state %q, not a TaskState name", p.N, t.ID, t.State).WithWitness(w))
+				fs = append(fs, Breach(R("LT-JSON-1", "LT-TASK-3"), "page %d: task %s has status.state %q, not a TaskState name", p.N, t.ID, t.State).WithWitness(w))
 			}
 			if t.Timestamp != "" && !rfc3339UTC.MatchString(t.Timestamp) {
-				fs = append(fs, Fail(R("LT-JSON-2"), "page %d: task %s has status.timestamp %q; timestamps MUST be ISO 8601 in UTC with no offset other than Z", p.N, t.ID, t.Timestamp).WithWitness(w))
+				fs = append(fs, Breach(R("LT-JSON-2"), "page %d: task %s has status.timestamp %q; timestamps MUST be ISO 8601 in UTC with no offset other than Z", p.N, t.ID, t.Timestamp).WithWitness(w))
 			}
 		}
 	}
-	return dedupe(fs, byMessage)
-}
-
-var positions = regexp.MustCompile(`(page|character|byte) \d+`)
-
-// byMessage keys a finding by its class and its message with page, byte
-// and character numbers masked: the same fault on every page is one kind.
-func byMessage(f Finding) string {
-	return string(f.Class) + positions.ReplaceAllString(f.Message, "$1 N")
-}
-
-// byRequirement keys a finding by its class and requirements: the same
-// fault on every task is one kind.
-func byRequirement(f Finding) string { return string(f.Class) + strings.Join(f.Reqs, ",") }
-
-// dedupe keeps the first finding of each kind, noting how many more there
-// were, so a fault repeated on every page or task is reported once.
-func dedupe(fs []Finding, kind func(Finding) string) []Finding {
-	count := map[string]int{}
-	index := map[string]int{}
-	var out []Finding
-	for _, f := range fs {
-		key := kind(f)
-		if _, ok := index[key]; !ok {
-			index[key] = len(out)
-			out = append(out, f)
-		}
-		count[key]++
-	}
-	for key, i := range index {
-		if n := count[key]; n > 1 {
-			out[i].Message += fmt.Sprintf(" (and %d more like it)", n-1)
-		}
-	}
-	return out
+	return fs
 }
 
 var _ = Register(Scenario{
@@ -160,7 +126,7 @@ func CheckLastPage(h History) []Finding {
 		return fs
 	}
 	if n := len(h.Pages); n == 0 || h.Pages[n-1].NextPageToken != "" || h.Pages[n-1].NextState() != a2aclient.NextString {
-		return []Finding{Fail(R("LT-RESP-3"), "the walk did not end on a page with nextPageToken \"\"")}
+		return []Finding{Breach(R("LT-RESP-3"), "the walk did not end on a page with nextPageToken \"\"")}
 	}
 	return nil
 }
@@ -188,18 +154,18 @@ func CheckEmpty(h History) []Finding {
 	p := h.Pages[0]
 	w := h.Witness(1)
 	if p.Err != nil {
-		return []Finding{Fail(R("LT-RESP-1"), "an empty listing failed instead of returning tasks []: %s", p.Err).WithWitness(w)}
+		return []Finding{Breach(R("LT-RESP-1"), "an empty listing failed instead of returning tasks []: %s", p.Err).WithWitness(w)}
 	}
 	if p.TasksShape != "" {
 		fs = append(fs, tasksShapeFindings(p, w)...)
 	} else if len(p.Tasks) != 0 {
-		fs = append(fs, NonStrict(R("LT-REQ-2", "LT-RESP-1"), "a listing for a context nobody used returned %d tasks (\"Array of tasks matching the specified criteria\")", len(p.Tasks)).WithWitness(w))
+		fs = append(fs, Breach(R("LT-REQ-2", "LT-RESP-1"), "a listing for a context nobody used returned %d tasks (\"Array of tasks matching the specified criteria\")", len(p.Tasks)).WithWitness(w))
 	}
 	if p.NextState() != a2aclient.NextString || (p.NextPageToken != "" && len(p.Tasks) == 0) {
-		fs = append(fs, Fail(R("LT-RESP-2", "LT-RESP-3"), "the only page of an empty listing has nextPageToken %s, want \"\"", describeNext(p)).WithWitness(w))
+		fs = append(fs, Breach(R("LT-RESP-2", "LT-RESP-3"), "the only page of an empty listing has nextPageToken %s, want \"\"", describeNext(p)).WithWitness(w))
 	}
 	if p.TotalSize != nil && *p.TotalSize != 0 {
-		fs = append(fs, NonStrict(R("LT-RESP-6"), "totalSize is %d for a listing that matches nothing", *p.TotalSize).WithWitness(w))
+		fs = append(fs, Breach(R("LT-RESP-6"), "totalSize is %d for a listing that matches nothing", *p.TotalSize).WithWitness(w))
 	}
 	return fs
 }
@@ -215,9 +181,9 @@ func tasksShapeFindings(p a2aclient.Step, w string) []Finding {
 	case "":
 		return nil
 	case "tasks is absent", "tasks is null":
-		return []Finding{NonStrict(R("LT-RESP-1", "LT-RESP-7"), "page %d: %s; an empty result should be tasks [] (the REQUIRED array's rules conflict for empty results, A7)", p.N, p.TasksShape).WithWitness(w)}
+		return []Finding{Breach(R("LT-RESP-1", "LT-RESP-7"), "page %d: %s; an empty result should be tasks [] (the REQUIRED array's rules conflict for empty results, A7)", p.N, p.TasksShape).Ambiguous("A7").WithWitness(w)}
 	}
-	return []Finding{Fail(R("LT-RESP-1", "LT-RESP-7"), "page %d: %s; tasks is a REQUIRED array of Task", p.N, p.TasksShape).WithWitness(w)}
+	return []Finding{Breach(R("LT-RESP-7", "LT-RESP-1"), "page %d: %s; tasks is a REQUIRED array of Task", p.N, p.TasksShape).WithWitness(w)}
 }
 
 func describeNext(p a2aclient.Step) string {
@@ -253,11 +219,7 @@ var _ = Register(Scenario{
 // CheckOrder judges the order of a walk (LT-WALK-ORDER).
 func CheckOrder(h History) []Finding {
 	c := CheckWalk(h, Truth{})
-	fs := WalkFindings(h, Truth{}, WalkCheck{OrderBreaks: c.OrderBreaks, NoTimestamp: c.NoTimestamp}, ClassFail, nil)
-	if len(fs) > 3 {
-		n := len(fs)
-		fs = append(fs[:3:3], Fail(R("LT-ORDER-2"), "... and %d more order breaks", n-3))
-	}
+	fs := WalkFindings(h, Truth{}, WalkCheck{OrderBreaks: c.OrderBreaks, NoTimestamp: c.NoTimestamp}, R("LT-OP-4"))
 	return append(EndFindings(h), fs...)
 }
 
@@ -298,7 +260,7 @@ func CheckExact(h History, truth Truth) []Finding {
 		}
 	}
 	c.Unexpected = unexpected
-	return append(EndFindings(h), WalkFindings(h, t, c, ClassFail, R("LT-OP-4", "LT-RESP-3"))...)
+	return append(EndFindings(h), WalkFindings(h, t, c, R("LT-OP-4", "LT-RESP-3"))...)
 }
 
 var _ = Register(Scenario{
@@ -331,20 +293,20 @@ func CheckShortPages(h History, truth Truth, size int) []Finding {
 	short := 0
 	for i, p := range h.Pages {
 		if len(p.Tasks) > size {
-			fs = append(fs, NonStrict(R("LT-REQ-4"), "page %d holds %d tasks, more than pageSize %d (\"The maximum number of tasks to return\")", p.N, len(p.Tasks), size).WithWitness(h.Witness(p.N)))
+			fs = append(fs, Breach(R("LT-REQ-4"), "page %d holds %d tasks, more than pageSize %d (\"The maximum number of tasks to return\")", p.N, len(p.Tasks), size).WithWitness(h.Witness(p.N)))
 		}
 		if len(p.Tasks) < size && i < len(h.Pages)-1 {
 			short++
 		}
 	}
 	if short > 0 {
-		fs = append(fs, Info(R("LT-PAGE-1"), "the server returned %d short pages before the last, and the walk followed their tokens", short))
+		fs = append(fs, Observe(R("LT-PAGE-1"), "the server returned %d short pages before the last, and the walk followed their tokens", short))
 	}
 	if n := len(h.Pages); n > 0 && h.End == "" {
 		last := h.Pages[n-1]
 		c := CheckWalk(h, untied(truth))
 		if len(c.Missing) > 0 && len(last.Tasks) < size {
-			fs = append(fs, Fail(R("LT-RESP-3", "LT-PAGE-1"), "the walk ended on a short page (%d of %d) with nextPageToken \"\", but %d tasks were never served (%s)",
+			fs = append(fs, Breach(R("LT-RESP-3", "LT-PAGE-1"), "the walk ended on a short page (%d of %d) with nextPageToken \"\", but %d tasks were never served (%s)",
 				len(last.Tasks), size, len(c.Missing), strings.Join(first(c.Missing, 5), ", ")).WithWitness(h.Witness(last.N)))
 		}
 	}

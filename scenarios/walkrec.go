@@ -49,25 +49,25 @@ func (e *Env) classifyStop(h History, stop *a2aclient.StopError) (string, *Findi
 	switch stop.Kind {
 	case a2aclient.StopProtocolError:
 		if n == 1 {
-			f = Fail(R("LT-OP-1"), "ListTasks with valid parameters failed: %v", stop.Err)
+			f = Breach(R("LT-OP-1"), "ListTasks with valid parameters failed: %v", stop.Err)
 			return "the first page failed: " + stop.Err.Error(), &f
 		}
 		end := fmt.Sprintf("page %d, requested with the server's own nextPageToken, failed: %v", n, stop.Err)
-		f = Fail(R("LT-REQ-5", "LT-OP-4"), "%s (a token from the previous page must retrieve the subsequent page)", end)
+		f = Breach(R("LT-OP-4", "LT-REQ-5"), "%s (a token from the previous page must retrieve the subsequent page)", end)
 		return end, &f
 	case a2aclient.StopMalformed:
 		end := fmt.Sprintf("page %d: %v", n, stop.Err)
-		f = Fail(R("LT-RESP-7"), "%s", end)
+		f = Breach(R("LT-RESP-7"), "%s", end)
 		return end, &f
 	case a2aclient.StopNextAbsent:
-		f = Fail(R("LT-RESP-2"), "nextPageToken is absent on page %d; \"The nextPageToken field MUST always be present in the response.\"", n)
+		f = Breach(R("LT-RESP-2"), "nextPageToken is absent on page %d; \"The nextPageToken field MUST always be present in the response.\"", n)
 		return fmt.Sprintf("page %d has no nextPageToken member", n), &f
 	case a2aclient.StopNextNull:
-		f = Fail(R("LT-RESP-2", "LT-RESP-3"), "nextPageToken is null on page %d; on the final page it \"MUST be set to an empty string\"", n)
+		f = Breach(R("LT-RESP-2", "LT-RESP-3"), "nextPageToken is null on page %d; on the final page it \"MUST be set to an empty string\"", n)
 		return fmt.Sprintf("page %d has nextPageToken null", n), &f
 	case a2aclient.StopLoop:
 		end := fmt.Sprintf("page %d returned the same nextPageToken as page %d", n, stop.FirstIssued)
-		f = Fail(R("LT-RESP-3", "LT-OP-4"), "%s: the walk would loop forever", end)
+		f = Breach(R("LT-RESP-3", "LT-OP-4"), "%s: the walk would loop forever", end)
 		return end, &f
 	case a2aclient.StopPageCap:
 		seenTask := map[string]int{}
@@ -75,7 +75,7 @@ func (e *Env) classifyStop(h History, stop *a2aclient.StopError) (string, *Findi
 			for _, t := range p.Tasks {
 				if first, ok := seenTask[t.ID]; ok {
 					end := fmt.Sprintf("runaway walk: task %s, served on page %d, came back on page %d, and the walk was not at nextPageToken \"\" after %d pages", t.ID, first, p.N, stop.MaxPages)
-					f = Fail(R("LT-RESP-3", "LT-OP-4"), "%s; the listing loops", end).WithWitness(h.Witness(first, p.N))
+					f = Breach(R("LT-RESP-3", "LT-OP-4"), "%s; the listing loops", end).WithWitness(h.Witness(first, p.N))
 					return end, &f
 				}
 				seenTask[t.ID] = p.N
