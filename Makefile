@@ -6,6 +6,8 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BIN     := bin/pagewalk
 IMAGE   ?= pagewalk-reference:dev
+HARNESS_IMAGE ?= pagewalk:dev
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 
 # No registry is reachable and no Ryuk image exists: see docs in README.
 export TESTCONTAINERS_RYUK_DISABLED := true
@@ -16,10 +18,10 @@ export GINKGO_NO_COLOR := TRUE
 # share one build cache.
 export CGO_ENABLED := 0
 
-.PHONY: build test demo image bench golden clean
+.PHONY: build test demo image image-pagewalk bench golden clean
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION)' -o $(BIN) ./cmd/pagewalk
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)' -o $(BIN) ./cmd/pagewalk
 
 # image builds the reference server image FROM scratch, without pulling,
 # from the small reference main (the server and nothing else).
@@ -28,6 +30,18 @@ image:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION)' -o bin/image/pagewalk-reference ./cmd/pagewalk-reference
 	cp Dockerfile bin/image/
 	DOCKER_BUILDKIT=0 docker build --pull=false -t $(IMAGE) bin/image
+
+# image also builds the harness image.
+image: image-pagewalk
+
+# image-pagewalk builds the harness image pagewalk:dev FROM scratch: the
+# static pagewalk binary and Debian's CA certificates (ca-certificates).
+image-pagewalk:
+	rm -rf bin/image-pagewalk && mkdir -p bin/image-pagewalk/tmp
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)' -o bin/image-pagewalk/pagewalk ./cmd/pagewalk
+	cp /etc/ssl/certs/ca-certificates.crt bin/image-pagewalk/ || { echo "make image-pagewalk: needs Debian's ca-certificates package (apt-get install -y ca-certificates)" >&2; exit 1; }
+	cp Dockerfile.pagewalk bin/image-pagewalk/Dockerfile
+	DOCKER_BUILDKIT=0 docker build --pull=false -t $(HARNESS_IMAGE) bin/image-pagewalk
 
 # The suites package runs verbosely so its closing lines show in CI:
 # "conformance: N passed, N failed, N skipped" and the kill-matrix tally.
@@ -62,3 +76,11 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 		done; \
 	done
+
+# peer runs only the a2a-go peer test: build suites/peers/a2ago (a nested
+# module on the released SDK), check it black-box, compare with its
+# expected.yaml. Regenerate that file with
+#   go test ./suites -run TestPeerA2AGo -args -update
+.PHONY: peer
+peer:
+	$(GO) test -count=1 -run '^TestPeerA2AGo$$' -v ./suites/

@@ -36,16 +36,13 @@ func (s *Server) card(base string) map[string]any {
 		}}
 	}
 	return map[string]any{
-		"name":        "pagewalk reference agent",
-		"description": "Reference A2A 1.0 server for ListTasks pagination conformance: keyset paging, signed bound page tokens.",
-		"version":     s.cfg.version,
-		"supportedInterfaces": []map[string]any{
-			{"url": base + "/jsonrpc", "protocolBinding": "JSONRPC", "protocolVersion": SupportedVersion},
-			{"url": base, "protocolBinding": "HTTP+JSON", "protocolVersion": SupportedVersion},
-		},
-		"capabilities":       caps,
-		"defaultInputModes":  []string{"text/plain"},
-		"defaultOutputModes": []string{"text/plain"},
+		"name":                "pagewalk reference agent",
+		"description":         "Reference A2A 1.0 server for ListTasks pagination conformance: keyset paging, signed bound page tokens.",
+		"version":             s.cfg.version,
+		"supportedInterfaces": s.interfaces(base),
+		"capabilities":        caps,
+		"defaultInputModes":   []string{"text/plain"},
+		"defaultOutputModes":  []string{"text/plain"},
 		"skills": []map[string]any{{
 			"id":          "echo",
 			"name":        "Echo",
@@ -57,6 +54,28 @@ func (s *Server) card(base string) map[string]any {
 		},
 		"securityRequirements": []map[string]any{{"schemes": map[string]any{"bearer": map[string]any{"list": []string{}}}}},
 	}
+}
+
+// interfaces lists both bindings, once per declared tenant (or once,
+// without a tenant, when none is declared).
+func (s *Server) interfaces(base string) []map[string]any {
+	tenants := s.cfg.cardTenants
+	if len(tenants) == 0 {
+		tenants = []string{""}
+	}
+	var out []map[string]any
+	for _, t := range tenants {
+		for _, i := range []map[string]any{
+			{"url": base + "/jsonrpc", "protocolBinding": "JSONRPC", "protocolVersion": SupportedVersion},
+			{"url": base, "protocolBinding": "HTTP+JSON", "protocolVersion": SupportedVersion},
+		} {
+			if t != "" {
+				i["tenant"] = t
+			}
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {

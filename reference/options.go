@@ -25,6 +25,7 @@ type config struct {
 	defaultHistory int    // -1: all
 	publicURL      string
 	version        string
+	cardTenants    []string
 	timeouts       Timeouts
 	allowReset     bool
 	preseed        Preseed
@@ -166,6 +167,20 @@ func WithPublicURL(u string) Option {
 // WithVersion sets the agent version shown in the Agent Card.
 func WithVersion(v string) Option {
 	return func(c *config) error { c.version = v; return nil }
+}
+
+// WithCardTenant declares tenant in the Agent Card: every interface is
+// listed once per declared tenant, with that tenant. Tenants the card
+// declares are an authorization boundary the spec holds the server to
+// (LT-AUTHZ-2). It may be given several times.
+func WithCardTenant(tenant string) Option {
+	return func(c *config) error {
+		if tenant == "" {
+			return paramErr("card-tenant", "empty tenant")
+		}
+		c.cardTenants = append(c.cardTenants, tenant)
+		return nil
+	}
 }
 
 // Timeouts bound how long one connection may hold the server. Every field

@@ -21,21 +21,67 @@ const SchemaConformance = "pagewalk/conformance/v1"
 // Conformance is one conformance run: what was checked, how it was judged,
 // and every case's result.
 type Conformance struct {
-	Schema   string               `json:"schema"`
-	Tool     string               `json:"tool"`
-	Version  string               `json:"version"`
-	Target   string               `json:"target"`
-	CardURL  string               `json:"cardUrl"`
-	Bindings []string             `json:"bindings"`
-	Profile  scenarios.Profile    `json:"profile"`
-	Strict   bool                 `json:"strict"`
-	Started  time.Time            `json:"started"`
-	Duration time.Duration        `json:"durationNanos"`
-	Summary  Summary              `json:"summary"`
-	Cases    []*scenarios.Result  `json:"cases"`
-	Skipped  []SkippedRequirement `json:"skippedRequirements,omitempty"`
-	ExitCode int                  `json:"exitCode"`
-	Verdict  string               `json:"verdict"` // PASS or FAIL
+	Schema  string `json:"schema"`
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	// Commit is the VCS revision the harness was built from, when known.
+	Commit string `json:"commit,omitempty"`
+	// SpecVersion is the specification the cases check ("A2A 1.0").
+	SpecVersion string `json:"specVersion,omitempty"`
+	Target      string `json:"target"`
+	CardURL     string `json:"cardUrl"`
+	// CardSHA256 is the hex sha256 of the Agent Card as fetched.
+	CardSHA256 string            `json:"cardSha256,omitempty"`
+	Bindings   []string          `json:"bindings"`
+	Profile    scenarios.Profile `json:"profile"`
+	Strict     bool              `json:"strict"`
+	// FailOnSkip: any skip (other than a case the profile does not judge)
+	// fails the run.
+	FailOnSkip bool `json:"failOnSkip,omitempty"`
+	// Flags are the command-line flags the run was given, secrets
+	// redacted.
+	Flags    []string      `json:"flags,omitempty"`
+	Started  time.Time     `json:"started"`
+	Duration time.Duration `json:"durationNanos"`
+	// Partial is true when the run stopped before its last case
+	// (StopReason says why; NotRun counts the cases that did not finish).
+	Partial    bool                 `json:"partial,omitempty"`
+	StopReason string               `json:"stopReason,omitempty"`
+	NotRun     int                  `json:"notRun,omitempty"`
+	Summary    Summary              `json:"summary"`
+	Cases      []*scenarios.Result  `json:"cases"`
+	Skipped    []SkippedRequirement `json:"skippedRequirements,omitempty"`
+	ExitCode   int                  `json:"exitCode"`
+	// Verdict is PASS, FAIL, NOTHING CHECKED or INCOMPLETE (see ExitCodes).
+	Verdict string `json:"verdict"`
+}
+
+// The run verdicts.
+const (
+	VerdictPass           = "PASS"
+	VerdictFail           = "FAIL"
+	VerdictNothingChecked = "NOTHING CHECKED"
+	VerdictIncomplete     = "INCOMPLETE"
+)
+
+// SpecVersion is the specification pagewalk's cases check.
+const SpecVersion = "A2A 1.0"
+
+// Option adjusts how NewConformance judges a run.
+type Option func(*Conformance)
+
+// FailOnSkip makes any skip fail the run, except a case the profile does
+// not judge (a hardened practice under the default profile).
+func FailOnSkip(on bool) Option { return func(c *Conformance) { c.FailOnSkip = on } }
+
+// Stopped marks the run partial: it stopped early for reason, with notRun
+// cases unfinished.
+func Stopped(reason string, notRun int) Option {
+	return func(c *Conformance) {
+		if reason != "" {
+			c.Partial, c.StopReason, c.NotRun = true, reason, notRun
+		}
+	}
 }
 
 // Summary counts cases by verdict.
@@ -59,8 +105,12 @@ type SkippedRequirement struct {
 // NewConformance assembles a run from its results and computes the summary,
 // the skipped requirements, the exit code and the verdict. Cases are sorted
 // by ID then binding so runs diff cleanly.
-func NewConformance(results []*scenarios.Result, j scenarios.Judgement) *Conformance {
-	c := &Conformance{Schema: SchemaConformance, Tool: "pagewalk", Profile: j.Profile, Strict: j.Strict, Cases: results}
+func NewConformance(results []*scenarios.Result, j scenarios.Judgement, opts ...Option) *Conformance {
+	c := &Conformance{Schema: SchemaConformance, Tool: "pagewalk", SpecVersion: SpecVersion, Profile: j.Profile, Strict: j.Strict, Cases: results}
+	for _, o := range opts {
+		o(c)
+	}
+	ruledOutSkips := 0
 	sort.SliceStable(c.Cases, func(a, b int) bool {
 		if c.Cases[a].ID != c.Cases[b].ID {
 			return c.Cases[a].ID < c.Cases[b].ID
@@ -82,6 +132,9 @@ func NewConformance(results []*scenarios.Result, j scenarios.Judgement) *Conform
 			c.Summary.Hardened++
 		case scenarios.Skipped:
 			c.Summary.Skipped++
+			if c.FailOnSkip && !(r.Level == scenarios.Hardened && j.Profile != scenarios.ProfileHardened) {
+				ruledOutSkips++
+			}
 		case scenarios.Errored:
 			c.Summary.Errored++
 		}
@@ -108,11 +161,40 @@ func NewConformance(results []*scenarios.Result, j scenarios.Judgement) *Conform
 		}
 	}
 	sort.Slice(c.Skipped, func(a, b int) bool { return c.Skipped[a].Requirement < c.Skipped[b].Requirement })
-	c.Verdict = "PASS"
-	if c.ExitCode != 0 {
-		c.Verdict = "FAIL"
+	switch {
+	case c.Partial:
+		c.ExitCode, c.Verdict = ExitIncomplete, VerdictIncomplete
+	case c.ExitCode != 0:
+		c.ExitCode, c.Verdict = ExitFail, VerdictFail
+	case c.Summary.Total == c.Summary.Skipped:
+		c.ExitCode, c.Verdict = ExitNothingChecked, VerdictNothingChecked
+	case ruledOutSkips > 0:
+		c.ExitCode, c.Verdict = ExitFail, VerdictFail
+	default:
+		c.ExitCode, c.Verdict = ExitPass, VerdictPass
 	}
 	return c
+}
+
+// Why says in one line why the run got its verdict when it did not pass,
+// or "" when it passed.
+func (c *Conformance) Why() string {
+	switch c.Verdict {
+	case VerdictIncomplete:
+		return fmt.Sprintf("the run did not finish (%s); %d cases did not run; this report is partial", c.StopReason, c.NotRun)
+	case VerdictNothingChecked:
+		return fmt.Sprintf("nothing was checked: all %d cases were skipped", c.Summary.Total)
+	case VerdictFail:
+		j := scenarios.Judgement{Profile: c.Profile, Strict: c.Strict}
+		failing := false
+		for _, r := range c.Cases {
+			failing = failing || j.Failing(r.Verdict)
+		}
+		if !failing && c.FailOnSkip {
+			return fmt.Sprintf("%d cases were skipped, and --fail-on-skip makes a skip fail the run", c.Summary.Skipped)
+		}
+	}
+	return ""
 }
 
 func appendUnique(s []string, v string) []string {

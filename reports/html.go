@@ -4,71 +4,83 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"strings"
 	"time"
 
-	"github.com/pagewalk/pagewalk/loadgen"
 	"github.com/pagewalk/pagewalk/scenarios"
 )
 
 // HTML writes the bundle as one self-contained HTML page: inline CSS and an
 // inline SVG chart, no scripts, fonts or images from elsewhere, so it can
-// be attached to a CI run and opened offline.
+// be attached to a CI run and opened offline. Witnesses and messages are
+// capped as in the other human-facing formats; the JSON report has them
+// whole.
 func (b Bundle) HTML(w io.Writer) error {
-	return pageTmpl.Execute(w, b)
-}
-
-// bar is one bar of the load chart.
-type bar struct {
-	X, Y, W, H float64
-	Label      string
-	Value      string
-	Class      string
-}
-
-type chart struct {
-	Width, Height float64
-	Bars          []bar
-	Ticks         []bar
-}
-
-// loadChart draws corrected p50 and p99 per depth as grouped bars.
-func loadChart(l *loadgen.Summary) chart {
-	c := chart{Width: 640, Height: 220}
-	if l == nil || len(l.Depths) == 0 {
-		return c
-	}
-	top := 0.0
-	for _, d := range l.Depths {
-		top = math.Max(top, d.Corrected.P99Ms)
-	}
-	if top <= 0 {
-		top = 1
-	}
-	plotH, left, group := 160.0, 40.0, (c.Width-50)/float64(len(l.Depths))
-	for i, d := range l.Depths {
-		x := left + float64(i)*group
-		for j, v := range []struct {
-			ms    float64
-			class string
-		}{{d.Corrected.P50Ms, "p50"}, {d.Corrected.P99Ms, "p99"}} {
-			h := plotH * v.ms / top
-			c.Bars = append(c.Bars, bar{X: x + 6 + float64(j)*(group/2-6), Y: 20 + plotH - h, W: group/2 - 10, H: h,
-				Value: fmt.Sprintf("%.2f ms", v.ms), Class: v.class})
+	v := htmlView{Bundle: b, RequirementsDoc: RequirementsDoc}
+	if c := b.Conformance; c != nil {
+		for _, r := range c.Cases {
+			if judged(r) {
+				v.Failing = append(v.Failing, caseViewOf(r))
+			}
 		}
-		c.Ticks = append(c.Ticks, bar{X: x + group/2, Y: plotH + 36, Label: "depth " + d.Label})
 	}
-	return c
+	if b.Load != nil && len(b.Load.Depths) > 0 {
+		ch := layout(chartOf(b.Load))
+		v.Chart = &ch
+	}
+	return pageTmpl.Execute(w, v)
+}
+
+// htmlView is what the page template renders.
+type htmlView struct {
+	Bundle
+	Failing         []caseView
+	Chart           *svgChart
+	RequirementsDoc string
+}
+
+// maxHTMLFindings is how many findings of one case the page lists.
+const maxHTMLFindings = 50
+
+type caseView struct {
+	R        *scenarios.Result
+	Headline string
+	Error    string
+	Findings []findingView
+	More     int
+}
+
+type findingView struct {
+	Class, Reqs, Message, Witness string
+	// Open shows the witness unfolded (the case's worst finding).
+	Open bool
+}
+
+func caseViewOf(r *scenarios.Result) caseView {
+	cv := caseView{R: r, Headline: Headline(r), Error: Cap(r.Error, WitnessCap)}
+	worst, _, ok := scenarios.Worst(r.Findings)
+	opened := false
+	for i, f := range r.Findings {
+		if i == maxHTMLFindings {
+			cv.More = len(r.Findings) - i
+			break
+		}
+		fv := findingView{Class: string(f.Class), Reqs: strings.Join(f.Reqs, ", "), Message: Cap(f.Message, MessageCap) + f.More(), Witness: Cap(f.Witness, WitnessCap)}
+		if ok && !opened && f.Message == worst.Message && f.Class == worst.Class {
+			fv.Open, opened = true, true
+		}
+		cv.Findings = append(cv.Findings, fv)
+	}
+	return cv
 }
 
 func verdictClass(v any) string {
 	switch fmt.Sprint(v) {
-	case string(scenarios.Pass), "PASS", "pass":
+	case string(scenarios.Pass), VerdictPass, "pass":
 		return "pass"
-	case string(scenarios.VFail), string(scenarios.Errored), "FAIL", "fail", "no-samples":
+	case string(scenarios.VFail), string(scenarios.Errored), VerdictFail, VerdictIncomplete, "fail", "no-samples":
 		return "fail"
-	case string(scenarios.VNonStict):
+	case string(scenarios.VNonStict), "inconclusive":
 		return "nonstrict"
 	case string(scenarios.VHardened):
 		return "hardened"
@@ -79,13 +91,19 @@ func verdictClass(v any) string {
 var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"join":  strings.Join,
 	"class": verdictClass,
-	"chart": loadChart,
 	"ms":    func(f float64) string { return fmt.Sprintf("%.2f", f) },
-	"judged": func(r *scenarios.Result) bool {
-		return r.Verdict != scenarios.Pass && r.Verdict != scenarios.Skipped
-	},
 	"upper": strings.ToUpper,
 	"dur":   func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"spec":  specOr,
+	"info": func(r *scenarios.Result) []string {
+		var out []string
+		for _, f := range r.Findings {
+			if f.Class == scenarios.ClassInfo {
+				out = append(out, Cap(f.Message, MessageCap))
+			}
+		}
+		return out
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -100,45 +118,66 @@ pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;white-space:pre-wrap;word-b
 .pass{background:#dcf5e3;color:#0f5c2c}.fail{background:#fde0e0;color:#8a1212}.nonstrict{background:#fff2cc;color:#7a5600}
 .hardened{background:#e6e3fb;color:#3d2c8d}.skip{background:#eceff3;color:#505a69}
 .banner{font-size:1.3rem;padding:.6rem 1rem;border-radius:.4rem;margin:.8rem 0}
+.headline{font-weight:600}
 blockquote{margin:.4rem 0;padding:.2rem .8rem;border-left:3px solid #c5cbd6;color:#4a5568}
 details{margin:.3rem 0}summary{cursor:pointer}
-svg .p50{fill:#7aa7e0}svg .p99{fill:#2d5fa8}svg text{font-size:11px;fill:#333}
+svg text{font-size:11px;fill:#333}svg .axis{stroke:#888}svg .major{stroke:#ccd}svg .minor{stroke:#eef}
+svg polyline{fill:none;stroke-width:2}svg polyline.p50{stroke:#7aa7e0}svg polyline.p90{stroke:#3f7fcf}svg polyline.p99{stroke:#173f7a}
+svg circle.p50,svg rect.p50{fill:#7aa7e0}svg circle.p90,svg rect.p90{fill:#3f7fcf}svg circle.p99,svg rect.p99{fill:#173f7a}
+svg .threshold{stroke:#c0392b;stroke-dasharray:6 4;stroke-width:1.5}svg text.threshold{fill:#c0392b;stroke:none}
 </style></head><body>
 <h1>pagewalk report</h1>
 {{with .Conformance}}
+<section id="conformance">
 <h2>Conformance</h2>
-<div class="banner {{class .Verdict}}">{{.Verdict}}: {{.Line}}</div>
-<p>Target <b>{{.Target}}</b> ({{.CardURL}}), bindings {{join .Bindings ", "}}, profile <b>{{.Profile}}</b>{{if .Strict}}, strict{{end}}. pagewalk {{.Version}}, {{.Started.UTC.Format "2006-01-02 15:04:05Z"}}, took {{dur .Duration}}.</p>
+<div id="verdict" class="banner {{class .Verdict}}">{{.Verdict}}: {{.Line}}</div>
+{{with .Why}}<p class="headline">{{.}}</p>{{end}}
+<p>Target <b>{{.Target}}</b> ({{.CardURL}}), bindings {{join .Bindings ", "}}, profile <b>{{.Profile}}</b>{{if .Strict}}, strict{{end}}{{if .FailOnSkip}}, fail on skip{{end}}. pagewalk {{.Version}}{{with .Commit}} (commit {{.}}){{end}}, checking {{spec .SpecVersion}}, {{.Started.UTC.Format "2006-01-02 15:04:05Z"}}, took {{dur .Duration}}.{{with .CardSHA256}} Agent Card sha256 <code>{{.}}</code>.{{end}}</p>
 <table><tr><th>Pass</th><th>Fail</th><th>Non-strict</th><th>Hardened</th><th>Error</th><th>Skipped</th></tr>
 <tr><td>{{.Summary.Passed}}</td><td>{{.Summary.Failed}}</td><td>{{.Summary.NonStrict}}</td><td>{{.Summary.Hardened}}</td><td>{{.Summary.Errored}}</td><td>{{.Summary.Skipped}}</td></tr></table>
-{{range .Cases}}{{if judged .}}
-<h3><span class="badge {{class .Verdict}}">{{.Verdict}}</span> {{.ID}} [{{.Binding}}]</h3>
-<p>{{.Title}}</p><blockquote>{{.Quote}}</blockquote>
+{{end}}
+{{range .Failing}}
+<article class="failure" id="case-{{.R.ID}}-{{.R.Binding}}">
+<h3><span class="badge {{class .R.Verdict}}">{{.R.Verdict}}</span> {{.R.ID}} [{{.R.Binding}}]</h3>
+<p class="headline">{{.Headline}}</p>
+<p>{{.R.Title}}</p><blockquote>{{.R.Quote}}</blockquote>
 {{if .Error}}<p><b>Error:</b> {{.Error}}</p>{{end}}
-<ul>{{range .Findings}}<li><span class="badge {{class .Class}}">{{.Class}}</span> <code>{{join .Reqs ", "}}</code> {{.Message}}
-{{if .Witness}}<details><summary>witness</summary><pre>{{.Witness}}</pre></details>{{end}}</li>{{end}}</ul>
-{{end}}{{end}}
+<ul>{{range .Findings}}<li><span class="badge {{class .Class}}">{{.Class}}</span> <code>{{.Reqs}}</code> {{.Message}}
+{{if .Witness}}<details class="witness"{{if .Open}} open{{end}}><summary>witness</summary><pre>{{.Witness}}</pre></details>{{end}}</li>{{end}}</ul>
+{{if .More}}<p>{{.More}} more findings; the JSON report has them all.</p>{{end}}
+</article>
+{{end}}
+{{with .Conformance}}
 {{if .Skipped}}<h3>Requirements not checked</h3>
 <table><tr><th>requirement</th><th>why</th><th>cases</th></tr>
 {{range .Skipped}}<tr><td>{{.Requirement}}</td><td>{{join .Reasons "; "}}</td><td>{{join .Cases ", "}}</td></tr>{{end}}</table>{{end}}
 <h3>All cases</h3>
 <table><tr><th>case</th><th>binding</th><th>level</th><th>verdict</th><th>requirements</th><th>notes</th></tr>
 {{range .Cases}}<tr><td><b>{{.ID}}</b><br>{{.Title}}</td><td>{{.Binding}}</td><td>{{.Level}}</td><td><span class="badge {{class .Verdict}}">{{.Verdict}}</span></td>
-<td>{{join .Reqs ", "}}</td><td>{{.Skip}}{{range .Findings}}{{if eq (print .Class) "Info"}}<div>{{.Message}}</div>{{end}}{{end}}</td></tr>{{end}}
+<td>{{join .Reqs ", "}}</td><td>{{.Skip}}{{range info .}}<div>{{.}}</div>{{end}}</td></tr>{{end}}
 </table>
+</section>
 {{end}}
 {{with .Load}}
+<section id="load">
 <h2>Load</h2>
-<div class="banner {{class .Verdict}}">{{upper .Verdict}}</div>
+<div id="load-verdict" class="banner {{class .Verdict}}">{{upper .Verdict}}</div>
 <p>Target <b>{{.Target}}</b>, binding {{.Binding}}, pageSize {{.PageSize}}; open-loop {{printf "%.0f" .Rate.PerSecond}}/s per depth for {{printf "%.0f" .DurationSeconds}}s; generators {{join .Generators ", "}}{{if .Seeded}}; seeded {{.Seeded}} tasks{{end}}.
-Latency is timed from the intended send time (coordinated omission corrected); vegeta's uncorrected p99 stands beside it.</p>
-{{$c := chart .}}
-<svg width="{{$c.Width}}" height="{{$c.Height}}" role="img" aria-label="p50 and p99 latency by depth">
-{{range $c.Bars}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Class}} {{.Value}}</title></rect>
-<text x="{{.X}}" y="{{.Y}}" dy="-3">{{.Value}}</text>{{end}}
-{{range $c.Ticks}}<text x="{{.X}}" y="{{.Y}}" text-anchor="middle">{{.Label}}</text>{{end}}
-<rect class="p50" x="40" y="205" width="10" height="10"/><text x="54" y="214">p50</text><rect class="p99" x="90" y="205" width="10" height="10"/><text x="104" y="214">p99</text>
+Latency is timed from the intended send time (coordinated omission corrected); vegeta's uncorrected p99 stands beside it in the table.</p>
+{{end}}
+{{with .Chart}}
+<svg id="load-chart" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="corrected p50, p90 and p99 latency by page depth, log scale">
+<title>corrected latency by page depth (log scale)</title>
+{{range .Grid}}<line class="{{.Class}}" x1="{{$.Chart.Left}}" x2="{{$.Chart.Right}}" y1="{{.Y}}" y2="{{.Y}}"/><text x="{{.X}}" y="{{.Y}}" dx="-6" dy="4" text-anchor="end">{{.Label}}</text>{{end}}
+<line class="axis" x1="{{.Left}}" x2="{{.Left}}" y1="{{.Top}}" y2="{{.Bottom}}"/><line class="axis" x1="{{.Left}}" x2="{{.Right}}" y1="{{.Bottom}}" y2="{{.Bottom}}"/>
+<text x="14" y="{{.Top}}" dy="8" transform="rotate(-90 14 {{.Top}})" text-anchor="end">ms (log scale)</text>
+{{range .XTicks}}<text x="{{.X}}" y="{{.Y}}" text-anchor="middle">{{.Label}}</text>{{end}}
+{{range .Series}}<polyline class="{{.Class}}" points="{{.Points}}"/>{{$c := .Class}}{{range .Dots}}<circle class="{{$c}}" cx="{{.X}}" cy="{{.Y}}" r="3.5"><title>{{.Label}}</title></circle>{{end}}{{end}}
+{{range .Lines}}<line class="threshold" x1="{{$.Chart.Left}}" x2="{{$.Chart.Right}}" y1="{{.Y}}" y2="{{.Y}}"/><text class="threshold" x="{{$.Chart.Right}}" y="{{.Y}}" dy="-4" text-anchor="end">{{.Label}}</text>{{end}}
+{{range .Legend}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="12" height="4"/><text x="{{.X}}" y="{{.Y}}" dx="18" dy="5">{{.Label}}</text>{{end}}
 </svg>
+{{end}}
+{{with .Load}}
 <table><tr><th>depth</th><th>requests</th><th>errors</th><th>dropped</th><th>late</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>vegeta p99 ms</th><th>throughput/s</th></tr>
 {{range .Depths}}<tr><td>{{.Label}}</td><td>{{.Requests}}</td><td>{{.Errors}}</td><td>{{.Dropped}}</td><td>{{.Late}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td><td>{{ms .Corrected.P999Ms}}</td><td>{{ms .Corrected.MaxMs}}</td><td>{{ms .Vegeta.P99Ms}}</td><td>{{printf "%.1f" .ThroughputPerSecond}}</td></tr>{{end}}
 </table>
@@ -147,7 +186,8 @@ Latency is timed from the intended send time (coordinated omission corrected); v
 {{range .Thresholds}}<tr><td>{{.Name}}</td><td>{{.Limit}} {{.Unit}}</td><td>{{printf "%.3g" .Observed}} {{.Unit}}</td><td>{{.Samples}}</td><td><span class="badge {{class .Status}}">{{.Status}}</span></td></tr>{{end}}
 </table>
 {{range .Warnings}}<p>warning: {{.}}</p>{{end}}
+</section>
 {{end}}
-<p style="color:#888;margin-top:3rem">Generated by pagewalk. Requirement IDs refer to a2a-listtasks-requirements.md.</p>
+<p style="color:#888;margin-top:3rem">Generated by pagewalk. Requirement IDs are defined, with their level and the spec's words, in <a href="{{.RequirementsDoc}}">{{.RequirementsDoc}}</a> (in the pagewalk repository, and in a certification bundle).</p>
 </body></html>
 `))

@@ -4,66 +4,115 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pagewalk/pagewalk/loadgen"
 	"github.com/pagewalk/pagewalk/scenarios"
 )
 
-// Markdown writes the bundle as Markdown: the verdict, the failing cases
-// with their findings and witnesses, skipped requirements, every case in a
-// table, and the load figures.
+// Markdown writes the bundle as Markdown: the verdict, one line per case
+// that did not pass, the findings with their witnesses, the requirements
+// no case checked, every case in a table, and the load figures. It stays
+// under MarkdownBudget whatever the run holds: witnesses and messages are
+// capped, and entries that would not fit are left out with a note (the
+// JSON report has them all).
 func (b Bundle) Markdown(w io.Writer) error {
-	var s strings.Builder
-	s.WriteString("# pagewalk report\n\n")
-	if c := b.Conformance; c != nil {
-		writeConformanceMD(&s, c)
-	}
+	var load strings.Builder
 	if l := b.Load; l != nil {
-		writeLoadMD(&s, l)
+		writeLoadMD(&load, l)
 	}
-	_, err := io.WriteString(w, s.String())
+	const footer = "\nRequirement IDs are defined, with their level and the spec's words, in [docs/requirements.md](" + RequirementsDoc + ").\n"
+	d := &budget{limit: MarkdownBudget - load.Len() - len(footer)}
+	d.b.WriteString("# pagewalk report\n\n")
+	if c := b.Conformance; c != nil {
+		writeConformanceMD(d, c)
+	}
+	d.b.WriteString(load.String())
+	d.b.WriteString(footer)
+	_, err := io.WriteString(w, d.b.String())
 	return err
 }
 
+// RequirementsDoc is the repository-relative path of the requirement
+// catalogue the reports link to (a certification bundle carries a copy at
+// the same path).
+const RequirementsDoc = "docs/requirements.md"
+
 func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
 }
 
-func writeConformanceMD(s *strings.Builder, c *Conformance) {
+// mdFence returns a fence longer than any run of backticks in s.
+func mdFence(s string) string {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	return f
+}
+
+// omittedNote is reserved at the end of each budgeted section.
+const omittedNote = "\n> %d more entries are left out to keep this summary under 64 KiB; the JSON report has them all.\n\n"
+
+func writeConformanceMD(d *budget, c *Conformance) {
+	s := &d.b
 	fmt.Fprintf(s, "## Conformance: %s\n\n", c.Verdict)
-	fmt.Fprintf(s, "- target: %s (%s)\n- bindings: %s\n- profile: %s, strict: %v\n- pagewalk %s, %s, took %s\n\n",
-		c.Target, c.CardURL, strings.Join(c.Bindings, ", "), c.Profile, c.Strict, c.Version, c.Started.UTC().Format("2006-01-02 15:04:05Z"), c.Duration.Round(1e6))
+	if why := c.Why(); why != "" {
+		fmt.Fprintf(s, "**%s**\n\n", why)
+	}
+	fmt.Fprintf(s, "- target: %s (%s)\n", mdEscape(c.Target), mdEscape(c.CardURL))
+	if c.CardSHA256 != "" {
+		fmt.Fprintf(s, "- agent card sha256: `%s`\n", c.CardSHA256)
+	}
+	fmt.Fprintf(s, "- bindings: %s\n- profile: %s, strict: %v", strings.Join(c.Bindings, ", "), c.Profile, c.Strict)
+	if c.FailOnSkip {
+		s.WriteString(", fail on skip")
+	}
+	fmt.Fprintf(s, "\n- pagewalk %s%s, %s, %s, took %s\n\n", c.Version, commitNote(c.Commit), specOr(c.SpecVersion),
+		c.Started.UTC().Format("2006-01-02 15:04:05Z"), c.Duration.Round(1e6))
 	fmt.Fprintf(s, "`%s`\n\n", c.Line())
 	fmt.Fprintf(s, "| verdict | cases |\n|---|---|\n| Pass | %d |\n| Fail | %d |\n| Non-strict | %d |\n| Hardened | %d |\n| Error | %d |\n| Skipped | %d |\n\n",
 		c.Summary.Passed, c.Summary.Failed, c.Summary.NonStrict, c.Summary.Hardened, c.Summary.Errored, c.Summary.Skipped)
+	reserve := len(omittedNote) + 16
 	var bad []*scenarios.Result
 	for _, r := range c.Cases {
-		if r.Verdict != scenarios.Pass && r.Verdict != scenarios.Skipped {
+		if judged(r) {
 			bad = append(bad, r)
 		}
 	}
 	if len(bad) > 0 {
+		s.WriteString("### Cases that did not pass\n\n")
+		for _, r := range bad {
+			d.add(fmt.Sprintf("- **%s** `%s`: %s\n", r.Verdict, r.Name(), mdEscape(Headline(r))), reserve)
+		}
+		closeSection(d)
 		s.WriteString("### Findings\n\n")
 		for _, r := range bad {
-			fmt.Fprintf(s, "#### %s: %s\n\n%s\n\n> %s\n\n", r.Name(), r.Verdict, r.Title, r.Quote)
+			if !d.add(fmt.Sprintf("#### %s: %s\n\n%s\n\n> %s\n\n", r.Name(), r.Verdict, mdEscape(r.Title), mdEscape(r.Quote)), reserve) {
+				continue
+			}
 			if r.Error != "" {
-				fmt.Fprintf(s, "Error: %s\n\n", r.Error)
+				d.add(fmt.Sprintf("Error: %s\n\n", mdEscape(Cap(r.Error, MessageCap))), reserve)
 			}
 			for _, f := range r.Findings {
-				fmt.Fprintf(s, "- **%s** (%s): %s\n", f.Class, strings.Join(f.Reqs, ", "), f.Message)
+				part := fmt.Sprintf("- %s\n", mdEscape(findingText(f)))
 				if f.Witness != "" {
-					fmt.Fprintf(s, "\n  ```\n  %s\n  ```\n", strings.ReplaceAll(f.Witness, "\n", "\n  "))
+					wit := Cap(f.Witness, WitnessCap)
+					fence := mdFence(wit)
+					part += fmt.Sprintf("\n  %s\n  %s\n  %s\n", fence, strings.ReplaceAll(wit, "\n", "\n  "), fence)
 				}
+				d.add(part, reserve)
 			}
-			s.WriteString("\n")
+			d.b.WriteString("\n")
 		}
+		closeSection(d)
 	}
 	if len(c.Skipped) > 0 {
 		s.WriteString("### Requirements not checked\n\n| requirement | why | cases |\n|---|---|---|\n")
 		for _, k := range c.Skipped {
-			fmt.Fprintf(s, "| %s | %s | %s |\n", k.Requirement, mdEscape(strings.Join(k.Reasons, "; ")), mdEscape(strings.Join(k.Cases, ", ")))
+			d.add(fmt.Sprintf("| %s | %s | %s |\n", k.Requirement, mdEscape(trim(strings.Join(k.Reasons, "; "), 400)), mdEscape(trim(strings.Join(k.Cases, ", "), 400))), reserve)
 		}
-		s.WriteString("\n")
+		closeSection(d)
 	}
 	s.WriteString("### All cases\n\n| case | binding | level | verdict | requirements | notes |\n|---|---|---|---|---|---|\n")
 	for _, r := range c.Cases {
@@ -77,16 +126,44 @@ func writeConformanceMD(s *strings.Builder, c *Conformance) {
 			}
 			note = strings.Join(infos, "; ")
 		}
-		fmt.Fprintf(s, "| %s | %s | %s | %s | %s | %s |\n", r.ID, r.Binding, r.Level, r.Verdict, strings.Join(r.Reqs, ", "), mdEscape(trim(note, 240)))
+		d.add(fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", r.ID, r.Binding, r.Level, r.Verdict, strings.Join(r.Reqs, ", "), mdEscape(trim(note, 240))), reserve)
 	}
-	s.WriteString("\n")
+	closeSection(d)
+}
+
+// closeSection ends a budgeted section with the note on what was left out.
+func closeSection(d *budget) {
+	if d.omitted > 0 {
+		fmt.Fprintf(&d.b, omittedNote, d.omitted)
+		d.omitted = 0
+		return
+	}
+	d.b.WriteString("\n")
+}
+
+func commitNote(commit string) string {
+	if commit == "" {
+		return ""
+	}
+	return " (commit " + commit + ")"
+}
+
+func specOr(s string) string {
+	if s == "" {
+		return SpecVersion
+	}
+	return s
 }
 
 func trim(s string, n int) string {
-	if len(s) > n {
-		return s[:n-3] + "..."
+	if len(s) <= n {
+		return s
 	}
-	return s
+	cut := n - 3
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {

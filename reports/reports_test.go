@@ -103,7 +103,7 @@ func TestRenderers(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := html.String()
-	for _, want := range []string{"<svg", "LT-WALK-ORDER", "task &lt;b&gt; follows a", "<details><summary>witness", "10000 (last)"} {
+	for _, want := range []string{"<svg", "LT-WALK-ORDER", "task &lt;b&gt; follows a", `<details class="witness" open><summary>witness`, "10000 (last)"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("html lacks %q", want)
 		}
@@ -111,5 +111,16 @@ func TestRenderers(t *testing.T) {
 	// Self-contained: nothing is loaded from elsewhere.
 	if regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:)?//`).MatchString(h) || strings.Contains(h, "<script") {
 		t.Error("html references external resources or scripts")
+	}
+}
+
+// TestExitCodesDoc: docs/exit-codes.md holds the table of the code.
+func TestExitCodesDoc(t *testing.T) {
+	b, err := os.ReadFile("../docs/exit-codes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), ExitCodesMarkdown()) {
+		t.Errorf("docs/exit-codes.md does not hold the exit-code table of reports.ExitCodes:\n%s", ExitCodesMarkdown())
 	}
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,8 @@ func pg(n int, next string, tasks ...a2aclient.Task) a2aclient.Step {
 func ptr(n int) *int { return &n }
 
 func hist(pages ...a2aclient.Step) History { return History{Pages: pages} }
+
+func walked(h History) []Walked { return []Walked{{Label: "walk", H: h}} }
 
 func truthOf(ts ...a2aclient.Task) Truth {
 	t := Truth{}
@@ -103,17 +106,25 @@ var checkerTests = map[string]func(*testing.T){
 		y.Timestamp = "2030-01-01T00:00:00+01:00"
 		wantFinding(t, "offset timestamp", CheckShape(hist(pg(1, "", y))), ClassFail, "LT-JSON-2")
 		h := hist(pg(1, "", a))
-		f := Breach(R("LT-RESP-2"), "absent")
-		h.End, h.EndFinding = "absent", &f
-		wantFinding(t, "absent token", CheckShape(h), ClassFail, "LT-RESP-2")
+		f := Breach(R("LT-RESP-7"), "malformed")
+		h.End, h.EndFinding, h.Owner = "malformed", &f, ownerShape
+		wantFinding(t, "malformed page", CheckShape(h), ClassFail, "LT-RESP-7")
+		// An absent token is LT-WALK-LAST-PAGE's: the shape case only notes it.
+		g := Breach(R("LT-RESP-2"), "absent")
+		h.End, h.EndFinding, h.Owner = "absent", &g, ownerLastPage
+		wantClean(t, "absent token, judged elsewhere", CheckShape(h))
 	},
 	"CheckLastPage": func(t *testing.T) {
-		wantClean(t, "last page", CheckLastPage(hist(pg(1, "t", a), pg(2, "", b))))
+		tr := truthOf(a, b)
+		ok := walked(hist(pg(1, "t", a), pg(2, "", b)))
+		wantClean(t, "last page", CheckLastPage(ok, CompareWalks(ok, tr)))
 		h := hist(pg(1, "t", a), pg(2, "", b))
 		h.Pages[1].NextNull = true
 		f := Breach(R("LT-RESP-2", "LT-RESP-3"), "null")
-		h.End, h.EndFinding = "null", &f
-		wantFinding(t, "null token", CheckLastPage(h), ClassFail, "LT-RESP-3")
+		h.End, h.EndFinding, h.Owner = "null", &f, ownerLastPage
+		wantFinding(t, "null token", CheckLastPage(walked(h), CompareWalks(walked(h), tr)), ClassFail, "LT-RESP-2")
+		early := walked(hist(pg(1, "", a)))
+		wantFinding(t, "early end", CheckLastPage(early, CompareWalks(early, tr)), ClassFail, "LT-RESP-3")
 	},
 	"CheckEmpty": func(t *testing.T) {
 		empty := pg(1, "")
@@ -130,29 +141,43 @@ var checkerTests = map[string]func(*testing.T){
 		wantFinding(t, "totalSize", CheckEmpty(hist(q)), ClassNonStrict, "LT-RESP-6")
 	},
 	"CheckOrder": func(t *testing.T) {
-		wantClean(t, "order", CheckOrder(hist(pg(1, "t", a, b), pg(2, "", c))))
-		wantFinding(t, "rising", CheckOrder(hist(pg(1, "t", b, a), pg(2, "", c))), ClassFail, "LT-ORDER-2")
-		wantFinding(t, "rising across pages", CheckOrder(hist(pg(1, "t", b, c), pg(2, "", a))), ClassFail, "LT-ORDER-2")
+		wantClean(t, "order", CheckOrder(walked(hist(pg(1, "t", a, b), pg(2, "", c)))))
+		wantFinding(t, "rising", CheckOrder(walked(hist(pg(1, "t", b, a), pg(2, "", c)))), ClassFail, "LT-ORDER-2")
+		wantFinding(t, "rising across pages", CheckOrder(walked(hist(pg(1, "t", b, c), pg(2, "", a)))), ClassFail, "LT-ORDER-2")
 	},
 	"CheckExact": func(t *testing.T) {
 		tr := truthOf(a, b, c, d)
-		wantClean(t, "exact", CheckExact(hist(pg(1, "t", a, b), pg(2, "", c, d)), tr))
-		wantFinding(t, "skip", CheckExact(hist(pg(1, "t", a, b), pg(2, "", d)), tr), ClassFail, "LT-OP-4")
-		wantFinding(t, "repeat", CheckExact(hist(pg(1, "t", a, b), pg(2, "", b, c, d)), tr), ClassFail, "LT-OP-4")
+		exact := func(h History) []Finding { w := walked(h); return CheckExact(w, CompareWalks(w, tr)) }
+		wantClean(t, "exact", exact(hist(pg(1, "t", a, b), pg(2, "", c, d))))
+		wantFinding(t, "skip", exact(hist(pg(1, "t", a, b), pg(2, "", d))), ClassFail, "LT-OP-4")
+		wantFinding(t, "repeat", exact(hist(pg(1, "t", a, b), pg(2, "", b, c, d))), ClassFail, "LT-OP-4")
+		// A walk cut short by an early "" is LT-WALK-LAST-PAGE's, not a gap.
+		wantClean(t, "cut short", exact(hist(pg(1, "t", a, b), pg(2, "", c))))
+		// Without a known set: walks of the same listing must agree.
+		two := []Walked{{Label: "p2", H: hist(pg(1, "t", a, b), pg(2, "", c, d))}, {Label: "p3", H: hist(pg(1, "t", a, c), pg(2, "", d))}}
+		wantFinding(t, "walks disagree", CheckExact(two, CompareWalks(two, nil)), ClassFail, "LT-OP-4")
 	},
 	"CheckShortPages": func(t *testing.T) {
-		tr := truthOf(a, b, c, d, e5)
-		wantClean(t, "short pages followed", CheckShortPages(hist(pg(1, "t", a), pg(2, "u", b, c), pg(3, "", d, e5)), tr, 2))
-		wantFinding(t, "ends on a short page", CheckShortPages(hist(pg(1, "t", a, b), pg(2, "", c)), tr, 2), ClassFail, "LT-RESP-3")
-		wantFinding(t, "too long", CheckShortPages(hist(pg(1, "", a, b, c, d, e5)), tr, 2), ClassNonStrict, "LT-REQ-4")
+		sized := func(size int, ps ...a2aclient.Step) []Walked {
+			for i := range ps {
+				ps[i].Request.PageSize = ptr(size)
+			}
+			return walked(hist(ps...))
+		}
+		wantClean(t, "short pages followed", CheckShortPages(sized(2, pg(1, "t", a), pg(2, "u", b, c), pg(3, "", d, e5))))
+		wantFinding(t, "too long", CheckShortPages(sized(2, pg(1, "", a, b, c, d, e5))), ClassNonStrict, "LT-REQ-4")
 	},
 	"CheckTies": func(t *testing.T) {
 		t1, t2, t3 := tk("t1", 2), tk("t2", 2), tk("t3", 2)
 		tr := truthOf(a, t3, t2, t1, c)
-		wantClean(t, "ties", CheckTies(hist(pg(1, "x", a, t3), pg(2, "y", t2, t1), pg(3, "", c)), tr, 2))
+		ties := func(h History, tr Truth) []Finding { w := walked(h); return CheckTies(w, CompareWalks(w, tr)) }
+		wantClean(t, "ties", ties(hist(pg(1, "x", a, t3), pg(2, "y", t2, t1), pg(3, "", c)), tr))
 		// timestamp-only cursor: t2 and t1 skipped after the boundary.
-		wantFinding(t, "skipped ties", CheckTies(hist(pg(1, "x", a, t3), pg(2, "", c)), tr, 2), ClassHardened, "LT-SEED-2")
-		wantFinding(t, "mixed order", CheckTies(hist(pg(1, "x", a, t3, t2), pg(2, "", t1, tk("t4", 2), c)), truthOf(a, t1, t2, t3, tk("t4", 2), c), 3), ClassHardened, "LT-ORDER-3")
+		wantFinding(t, "skipped ties", ties(hist(pg(1, "x", a, t3), pg(2, "", c)), tr), ClassHardened, "LT-SEED-2")
+		wantFinding(t, "mixed order", ties(hist(pg(1, "x", a, t3, t2), pg(2, "", t1, tk("t4", 2), c)), truthOf(a, t1, t2, t3, tk("t4", 2), c)), ClassHardened, "LT-SEED-2")
+		// The same skip is not LT-WALK-EXACT's: no tie finding there.
+		w := walked(hist(pg(1, "x", a, t3), pg(2, "", c)))
+		wantClean(t, "tie skip is not an exact finding", CheckExact(w, CompareWalks(w, tr)))
 	},
 	"CheckMoving": func(t *testing.T) {
 		tr := truthOf(a, b, c, d)
@@ -160,12 +185,12 @@ var checkerTests = map[string]func(*testing.T){
 		h := hist(pg(1, "t", a, b), pg(2, "", c))
 		h.Writes = []Write{{Kind: "move", TaskID: "d", AfterPage: 1, NewTS: moved.TS}}
 		cu := CatchUp{Since: "x", H: hist(pg(1, "", moved, a))}
-		wantClean(t, "moved task", CheckMoving(h, tr, cu))
+		wantClean(t, "moved task", CheckMoving("LT-MOVE-BEHIND", h, tr, cu))
 		// offset paging: the shift repeats b on page 2.
 		bad := hist(pg(1, "t", a, b), pg(2, "", b, c))
 		bad.Writes = h.Writes
-		wantFinding(t, "offset duplicate", CheckMoving(bad, tr, cu), ClassFail, "LT-OP-4")
-		wantFinding(t, "catch-up missed it", CheckMoving(h, tr, CatchUp{Since: "x", H: hist(pg(1, "", a))}), ClassHardened, "LT-SEED-7")
+		wantFinding(t, "offset duplicate", CheckMoving("LT-MOVE-BEHIND", bad, tr, cu), ClassFail, "LT-OP-4")
+		wantFinding(t, "catch-up missed it", CheckMoving("LT-MOVE-BEHIND", h, tr, CatchUp{Since: "x", H: hist(pg(1, "", a))}), ClassHardened, "LT-SEED-7")
 	},
 	"CheckReplayPrincipal": func(t *testing.T) {
 		foreign := map[string]bool{"a1": true}
@@ -214,8 +239,14 @@ var checkerTests = map[string]func(*testing.T){
 		wantFinding(t, "accepted", CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: accepted}), ClassFail, "LT-ERR-1")
 		wrong := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"bad"}}`)
 		fs := CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: wrong})
-		wantFinding(t, "wrong code", fs, ClassNonStrict, "LT-ERR-2")
 		wantFinding(t, "unnamed field", fs, ClassNonStrict, "LT-ERR-5")
+		for _, f := range fs {
+			if f.Reqs[0] == "LT-ERR-2" {
+				t.Errorf("the error code is LT-ERR-ENVELOPE's to judge, not every case's: %v", f)
+			}
+		}
+		named := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"invalid pageToken \"zz\""}}`)
+		wantClean(t, "named in the message", CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: named}))
 	},
 	"CheckPageSizeBounds": func(t *testing.T) {
 		rej := pageReply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize: must be between 1 and 100"}}`)
@@ -287,14 +318,15 @@ var checkerTests = map[string]func(*testing.T){
 		wantFinding(t, "wrong total", CheckTotalSize(h, 3), ClassNonStrict, "LT-RESP-6")
 	},
 	"CheckFilter": func(t *testing.T) {
-		ok := FilterCase{What: "contextId", Want: []string{"a", "c"}, H: hist(pg(1, "", a, c))}
-		wantClean(t, "filter", CheckFilter([]FilterCase{ok}, R("LT-REQ-2")))
-		bad := FilterCase{What: "contextId", Want: []string{"a", "c"}, H: hist(pg(1, "", a, b, c))}
-		wantFinding(t, "filter ignored", CheckFilter([]FilterCase{bad}, R("LT-REQ-2")), ClassNonStrict, "LT-REQ-2")
-		swapped := FilterCase{What: "contextId", Want: []string{"a", "c"}, H: hist(pg(1, "", c, a))}
-		wantFinding(t, "order", CheckFilter([]FilterCase{swapped}, R("LT-REQ-2")), ClassNonStrict, "LT-REQ-2")
-		swapped.Unordered = true
-		wantClean(t, "unordered", CheckFilter([]FilterCase{swapped}, R("LT-REQ-2")))
+		inCtx := func(ids ...string) func(a2aclient.Task) (bool, string) {
+			return func(t a2aclient.Task) (bool, string) { return slices.Contains(ids, t.ID), "another context" }
+		}
+		ok := FilterCase{What: "contextId", Match: inCtx("a", "c", "x"), Want: truthOf(a, c), H: hist(pg(1, "", a, tk("x", 2), c))}
+		wantClean(t, "filter (other matching tasks are fine)", CheckFilter("LT-FILTER-CONTEXT", []FilterCase{ok}, R("LT-REQ-2")))
+		bad := FilterCase{What: "contextId", Match: inCtx("a", "c"), Want: truthOf(a, c), H: hist(pg(1, "", a, b, c))}
+		wantFinding(t, "filter ignored", CheckFilter("LT-FILTER-CONTEXT", []FilterCase{bad}, R("LT-REQ-2")), ClassNonStrict, "LT-REQ-2")
+		short := FilterCase{What: "contextId", Match: inCtx("a", "c"), Want: truthOf(a, c), H: hist(pg(1, "", a))}
+		wantFinding(t, "missing", CheckFilter("LT-FILTER-CONTEXT", []FilterCase{short}, R("LT-REQ-2")), ClassNonStrict, "LT-REQ-2")
 	},
 	"CheckBindings": func(t *testing.T) {
 		same := BindingPair{What: "status", RPC: hist(pg(1, "", a, b)), HTTP: hist(pg(1, "", a, b))}
@@ -304,6 +336,19 @@ var checkerTests = map[string]func(*testing.T){
 		e1 := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize"}}`)
 		ok := reply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":500,"totalSize":0}`)
 		wantFinding(t, "error on one binding", CheckBindings([]BindingPair{{What: "pageSize 500", RPCErr: e1, HTTPErr: ok, ErrorProbe: true}}), ClassFail, "LT-OP-8")
+	},
+	"CheckScopeTenant": func(t *testing.T) {
+		here, there := map[string]bool{"a": true}, map[string]bool{"b": true}
+		clean := [2]ScopeWalk{{What: "main", H: hist(pg(1, "", a)), Own: 1}, {What: "other", H: hist(pg(1, "", b)), Own: 1}}
+		wantClean(t, "tenants apart", CheckScopeTenant(clean, here, there, true))
+		leak := [2]ScopeWalk{{What: "main", H: hist(pg(1, "", a, b)), Own: 1}, {What: "other", H: hist(pg(1, "", b)), Own: 1}}
+		wantFinding(t, "declared tenants leak", CheckScopeTenant(leak, here, there, true), ClassFail, "LT-AUTHZ-2")
+		// Where the card declares no tenant, tenants are the server's choice.
+		for _, f := range CheckScopeTenant(leak, here, there, false) {
+			if f.Class != ClassInfo {
+				t.Errorf("undeclared tenants: %v, want Info (LT-AUTHZ-8 is a MAY)", f)
+			}
+		}
 	},
 	"CheckScopeList": func(t *testing.T) {
 		foreign := map[string]bool{"a": true}
@@ -331,15 +376,15 @@ var checkerTests = map[string]func(*testing.T){
 	"CheckEnvelope": func(t *testing.T) {
 		inv := reply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageSize"}]}]}}`)
 		nf := reply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`)
-		wantClean(t, "envelopes", CheckEnvelope(inv, nf))
+		wantClean(t, "envelopes", CheckEnvelope(inv, "pageSize", nf))
 		plain := reply(a2aclient.HTTPJSON, 400, `bad pageSize`)
-		wantFinding(t, "not google.rpc.Status", CheckEnvelope(plain, nf), ClassNonStrict, "LT-ERR-6")
+		wantFinding(t, "not google.rpc.Status", CheckEnvelope(plain, "pageSize", nf), ClassNonStrict, "LT-ERR-6")
 		untyped := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize","data":[{"field":"pageSize"}]}}`)
-		wantFinding(t, "untyped detail", CheckEnvelope(untyped, nil), ClassFail, "LT-ERR-3")
+		wantFinding(t, "untyped detail", CheckEnvelope(untyped, "pageSize", nil), ClassFail, "LT-ERR-3")
 		noInfo := reply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no"}}`)
-		wantFinding(t, "no ErrorInfo", CheckEnvelope(inv, noInfo), ClassFail, "LT-ERR-8")
+		wantFinding(t, "no ErrorInfo", CheckEnvelope(inv, "pageSize", noInfo), ClassFail, "LT-ERR-8")
 		wrongCode := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageSize"}}`)
-		wantFinding(t, "wrong code", CheckEnvelope(wrongCode, nil), ClassNonStrict, "LT-ERR-2")
+		wantFinding(t, "wrong code", CheckEnvelope(wrongCode, "pageSize", nil), ClassNonStrict, "LT-ERR-2")
 	},
 }
 

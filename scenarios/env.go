@@ -14,17 +14,19 @@ import (
 
 // Result is the outcome of one scenario on one binding.
 type Result struct {
-	ID       string        `json:"id"`
-	Title    string        `json:"title"`
-	Area     string        `json:"area"`
-	Level    Level         `json:"level"`
-	Reqs     []string      `json:"requirements"`
-	Quote    string        `json:"quote"`
-	Binding  string        `json:"binding"`
-	Variant  string        `json:"variant,omitempty"` // "control", "black-box", or "" for cases that need neither
-	Verdict  Verdict       `json:"verdict"`
-	Findings []Finding     `json:"findings,omitempty"`
-	Skip     string        `json:"skipReason,omitempty"`
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Area     string    `json:"area"`
+	Level    Level     `json:"level"`
+	Reqs     []string  `json:"requirements"`
+	Quote    string    `json:"quote"`
+	Binding  string    `json:"binding"`
+	Variant  string    `json:"variant,omitempty"` // "control", "black-box", or "" for cases that need neither
+	Verdict  Verdict   `json:"verdict"`
+	Findings []Finding `json:"findings,omitempty"`
+	Skip     string    `json:"skipReason,omitempty"`
+	// Notes say what the case's data allowed it to judge (and what not).
+	Notes    []string      `json:"notes,omitempty"`
 	Error    string        `json:"error,omitempty"`
 	Steps    []string      `json:"steps,omitempty"`
 	Requests int           `json:"requests"`
@@ -47,7 +49,24 @@ type Env struct {
 	mu       sync.Mutex
 	clients  map[string]*a2aclient.Client
 	runID    string
+	cleanups []func()
+	msgSeq   int
 }
+
+// Note records what the case's data allowed it to judge, e.g. "ties
+// observed: 0; order judged on 12 distinct timestamps".
+func (e *Env) Note(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	e.mu.Lock()
+	e.res.Notes = append(e.res.Notes, s)
+	e.mu.Unlock()
+	if e.by != nil {
+		e.by(s)
+	}
+}
+
+// cleanup registers fn to run when the case ends, whatever its outcome.
+func (e *Env) cleanup(fn func()) { e.cleanups = append(e.cleanups, fn) }
 
 // abort and skip unwind a scenario's Run, like t.FailNow and t.SkipNow.
 type abortSignal struct{ err error }
@@ -165,7 +184,7 @@ func nextRunID(id string) string {
 	defer runSeq.Unlock()
 	runSeq.n++
 	short := strings.ToLower(strings.TrimPrefix(id, "LT-"))
-	return fmt.Sprintf("pw%d%03d-%s", time.Now().Unix()%100000, runSeq.n, short)
+	return fmt.Sprintf("%s-%03d-%s", runPrefix, runSeq.n, short)
 }
 
 // Run runs scenario s against t on binding b ("" for cross-binding
@@ -200,7 +219,7 @@ func Run(ctx context.Context, t *Target, s *Scenario, b a2aclient.Binding, o Run
 	}
 	timeout := o.Timeout
 	if timeout == 0 {
-		timeout = 2 * time.Minute
+		timeout = 2*time.Minute + t.MaxWait
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -219,6 +238,11 @@ func Run(ctx context.Context, t *Target, s *Scenario, b a2aclient.Binding, o Run
 				}
 			default:
 				res.Verdict, res.Error = Errored, fmt.Sprintf("harness panic: %v\n%s", r, debug.Stack())
+			}
+		}()
+		defer func() {
+			for i := len(e.cleanups) - 1; i >= 0; i-- {
+				e.cleanups[i]()
 			}
 		}()
 		run(e)

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
@@ -15,16 +16,20 @@ var _ = Register(Scenario{
 	Quote: `"Each object in the data array MUST include a @type key" (§9.5); "HTTP error responses use the google.rpc.Status JSON representation" (§11.6); REST A2A-specific errors "MUST include a google.rpc.ErrorInfo" (§11.6)`,
 	Run: func(e *Env) {
 		var bad *a2aclient.Page
-		for _, probe := range []a2aclient.ListRequest{
-			{PageSize: a2aclient.Ptr(-1)},
-			{PageSize: a2aclient.Ptr(101)},
-			{PageSize: a2aclient.Ptr(2), PageToken: "not-a-page-token"},
+		field := ""
+		for _, probe := range []struct {
+			field string
+			req   a2aclient.ListRequest
+		}{
+			{"pageSize", a2aclient.ListRequest{PageSize: a2aclient.Ptr(-1)}},
+			{"pageSize", a2aclient.ListRequest{PageSize: a2aclient.Ptr(101)}},
+			{"pageToken", a2aclient.ListRequest{PageSize: a2aclient.Ptr(2), PageToken: "not-a-page-token"}},
 		} {
-			e.By("provoke an invalid-params error with %v", probe.Params())
-			p, err := e.A().ListTasks(e.ctx, probe)
+			e.By("provoke an invalid-params error with %v", probe.req.Params())
+			p, err := e.A().ListTasks(e.ctx, probe.req)
 			e.Check(err, "ListTasks")
 			if p.Err != nil {
-				bad = p
+				bad, field = p, probe.field
 				break
 			}
 		}
@@ -32,16 +37,16 @@ var _ = Register(Scenario{
 		missing, err := e.A().GetTask(e.ctx, e.ID("no-such-task"), nil)
 		e.Check(err, "GetTask")
 		if bad == nil {
-			e.Report(CheckEnvelope(nil, missing.Response)...)
+			e.Report(CheckEnvelope(nil, "", missing.Response)...)
 			e.Skip("the server accepted pageSize -1, pageSize 101 and a made-up pageToken, so no invalid-params envelope could be examined (LT-PAGESIZE-BOUNDS and LT-TOKEN-GARBAGE judge the acceptance)")
 		}
-		e.Report(CheckEnvelope(bad.Response, missing.Response)...)
+		e.Report(CheckEnvelope(bad.Response, field, missing.Response)...)
 	},
 })
 
-// CheckEnvelope judges the envelopes of an invalid-params error and a
-// TaskNotFound error (LT-ERR-ENVELOPE).
-func CheckEnvelope(invalid, notFound *a2aclient.Response) []Finding {
+// CheckEnvelope judges the envelopes of an invalid-params error (provoked
+// with a bad probeField) and a TaskNotFound error (LT-ERR-ENVELOPE).
+func CheckEnvelope(invalid *a2aclient.Response, probeField string, notFound *a2aclient.Response) []Finding {
 	var fs []Finding
 	for _, c := range []struct {
 		what string
@@ -91,7 +96,11 @@ func CheckEnvelope(invalid, notFound *a2aclient.Response) []Finding {
 			fs = append(fs, Breach(R("LT-ERR-10"), "TaskNotFound answered with HTTP %d, not 404", r.Err.Code).WithWitness(w))
 		}
 		if !c.a2a && len(r.Err.Fields) == 0 {
-			fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s carries no google.rpc.BadRequest naming the field", binding).WithWitness(w))
+			named := "and its message names no parameter either"
+			if probeField != "" && strings.Contains(r.Err.Message, probeField) {
+				named = "(the message text does name " + probeField + ")"
+			}
+			fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s has no google.rpc.BadRequest field violation %s", binding, named).WithWitness(w))
 		}
 		if c.a2a && binding == a2aclient.HTTPJSON && !hasReason(r.Err, "TASK_NOT_FOUND") {
 			fs = append(fs, Breach(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))

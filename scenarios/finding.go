@@ -166,6 +166,17 @@ func Group(fs []Finding) []Finding {
 	return out
 }
 
+// Judged reports whether any finding is above Info: whether the findings
+// judge something rather than only record what the server did.
+func Judged(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Class != ClassInfo {
+			return true
+		}
+	}
+	return false
+}
+
 // classRank orders classes from the least to the most severe.
 var classRank = map[Class]int{ClassInfo: 0, ClassHardened: 1, ClassNonStrict: 2, ClassFail: 3}
 

@@ -28,10 +28,28 @@ func (w Write) String() string {
 type History struct {
 	Pages  []a2aclient.Step
 	Writes []Write
-	// End says why the walk stopped if not on nextPageToken ""; EndFinding
-	// is the verdict on it.
+	// End says why the walk stopped if not on nextPageToken "" ("" when it
+	// ended there). EndFinding is the verdict on it, which only the case
+	// that owns the broken rule reports (Owner; "" means the walking case
+	// itself); the others note that they could not judge past it.
 	End        string
 	EndFinding *Finding
+	Owner      string
+	// Bounded is true when pagewalk itself stopped the walk at its page
+	// bound (WalkUpTo): no rule is broken.
+	Bounded bool
+}
+
+// Ended reports whether the walk ended early (not on nextPageToken "").
+func (h History) Ended() bool { return h.End != "" }
+
+// Served returns the ids served, in order, over every page.
+func (h History) Served() []string {
+	var out []string
+	for _, p := range h.Pages {
+		out = append(out, p.IDs()...)
+	}
+	return out
 }
 
 // Truth is what a walk must return: the tasks that exist for the whole walk
@@ -247,10 +265,24 @@ func WalkFindings(h History, truth Truth, c WalkCheck, reqs []string) []Finding 
 	return fs
 }
 
-// EndFindings reports a walk that did not end on nextPageToken "".
-func EndFindings(h History) []Finding {
-	if h.EndFinding == nil {
+// EndFindings reports, for case self, a walk that did not end on
+// nextPageToken "": the finding itself when self owns the broken rule (or
+// nobody else does), otherwise an Info note saying what self could not
+// judge and which case judges the cause. One defect, one finding.
+func EndFindings(h History, self string) []Finding {
+	if h.End == "" || h.Bounded {
 		return nil
+	}
+	if h.EndFinding == nil || (h.Owner != "" && h.Owner != self) {
+		owner := h.Owner
+		if owner == "" {
+			owner = "the case that owns the rule"
+		}
+		reqs := R("LT-OP-4")
+		if h.EndFinding != nil {
+			reqs = h.EndFinding.Reqs
+		}
+		return []Finding{Observe(reqs, "could not judge past page %d: %s (judged by %s)", len(h.Pages), h.End, owner).Of("unfinished", "")}
 	}
 	f := *h.EndFinding
 	if n := len(h.Pages); n > 0 && f.Witness == "" {

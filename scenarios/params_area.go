@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
@@ -18,12 +19,22 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
 		e.Fresh()
-		e.By("seed 120 tasks so an oversized page would show")
-		e.Seed(Series("p", 0, 1, 120))
-		e.Report(CheckPageSizeBounds(e.pageSizeProbes())...)
+		ctx := e.Context("p")
+		tasks := Series("p", 0, 1, 120)
+		for i := range tasks {
+			tasks[i].ContextID = ctx
+		}
+		e.By("seed 120 tasks in context %s so an oversized page would show", ctx)
+		e.Seed(tasks)
+		e.Report(CheckPageSizeBounds(e.pageSizeProbes(&ctx))...)
 	},
 	BlackBox: func(e *Env) {
-		e.Report(CheckPageSizeBounds(e.pageSizeProbes())...)
+		if o, why := e.Observe(0); why == "" && len(o.Tasks) > 100 {
+			e.Note("an oversized page would show: %s has more than 100 tasks", o.Principal)
+		} else {
+			e.Note("an oversized page could not show (fewer than 101 tasks observed); judged: whether out-of-range values are refused")
+		}
+		e.Report(CheckPageSizeBounds(e.pageSizeProbes(nil))...)
 	},
 })
 
@@ -33,11 +44,11 @@ type PageSizeProbe struct {
 	Reply *a2aclient.Page
 }
 
-func (e *Env) pageSizeProbes() []PageSizeProbe {
+func (e *Env) pageSizeProbes(ctx *string) []PageSizeProbe {
 	var out []PageSizeProbe
 	for _, v := range []any{0, -1, 101, 150, 1.5} {
 		e.By("ListTasks with pageSize %v", v)
-		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0), Extra: map[string]any{"pageSize": v}})
+		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{ContextID: ctx, HistoryLength: a2aclient.Ptr(0), Extra: map[string]any{"pageSize": v}})
 		e.Check(err, "ListTasks")
 		out = append(out, PageSizeProbe{Value: v, Reply: p})
 	}
@@ -88,21 +99,36 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
 		e.Fresh()
-		e.By("seed 60 tasks and list without pageSize")
-		e.Seed(Series("d", 0, 1, 60))
-		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0)})
-		e.Check(err, "ListTasks")
-		e.Report(CheckPageSizeDefault(p)...)
-	},
-	BlackBox: func(e *Env) {
-		ctx := e.ID("ctx")
-		e.By("create 55 tasks with SendMessage and list them without pageSize")
-		e.Create(e.A(), 55, ctx)
+		ctx := e.Context("d")
+		tasks := Series("d", 0, 1, 60)
+		for i := range tasks {
+			tasks[i].ContextID = ctx
+		}
+		e.By("seed 60 tasks in context %s and list them without pageSize", ctx)
+		e.Seed(tasks)
 		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{ContextID: &ctx, HistoryLength: a2aclient.Ptr(0)})
 		e.Check(err, "ListTasks")
 		e.Report(CheckPageSizeDefault(p)...)
 	},
+	BlackBox: func(e *Env) {
+		o, why := e.Observe(0)
+		if why != "" || len(o.Tasks) <= 50 {
+			e.Skip("the default page size shows only on a listing of more than 50 tasks; %s", observedCount(o, why))
+		}
+		e.Note("%s", o.Summary())
+		e.By("list %s's tasks without pageSize", o.Principal)
+		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0)})
+		e.Check(err, "ListTasks")
+		e.Report(CheckPageSizeDefault(p)...)
+	},
 })
+
+func observedCount(o *Observed, why string) string {
+	if why != "" {
+		return why
+	}
+	return fmt.Sprintf("%s has %d tasks", o.Principal, len(o.Tasks))
+}
 
 // CheckPageSizeDefault judges the first page of a listing of more than 50
 // tasks requested with no pageSize (LT-PAGESIZE-DEFAULT).
@@ -135,28 +161,19 @@ type HistoryProbe struct {
 var _ = Register(Scenario{
 	ID: "LT-HISTORY-LIST", Area: "params", Level: SHOULD, Checker: "CheckHistory",
 	Title: "ListTasks historyLength: 0 omits history, N gives at most the N most recent messages, negative is refused",
-	Reqs:  R("LT-HIST-1", "LT-HIST-2", "LT-HIST-3", "LT-HIST-4", "LT-HIST-6"),
+	Reqs:  R("LT-HIST-1", "LT-HIST-2", "LT-HIST-3", "LT-HIST-4", "LT-HIST-6", "LT-REQ-6"),
 	Quote: `"0: No history should be returned; the history field SHOULD be omitted"; "> 0: Return at most this many recent messages from the task's history" (§3.2.4); historyLength "follows consistent semantics across all operations"`,
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
 		e.Fresh()
-		e.By("seed one task with 6 history messages")
-		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6}})
-		full := seededHistory(ids["h"], 6)
-		var ps []HistoryProbe
-		for _, l := range []*int{nil, a2aclient.Ptr(0), a2aclient.Ptr(1), a2aclient.Ptr(4), a2aclient.Ptr(100), a2aclient.Ptr(-1)} {
-			e.By("ListTasks with historyLength %s", lengthStr(l))
-			p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: l})
-			e.Check(err, "ListTasks")
-			probe := HistoryProbe{Length: l, Reply: p.Response, Full: full}
-			for i := range p.Tasks {
-				if p.Tasks[i].ID == ids["h"] {
-					probe.Task = &p.Tasks[i]
-				}
-			}
-			ps = append(ps, probe)
-		}
-		e.Report(CheckHistory("ListTasks", ps)...)
+		ctx := e.Context("h")
+		e.By("seed one task with 6 history messages in context %s", ctx)
+		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6, ContextID: ctx}})
+		e.Report(CheckHistory("ListTasks", e.listHistoryProbes(ctx, ids["h"], seededHistory(ids["h"], 6)))...)
+	},
+	BlackBox: func(e *Env) {
+		id, full := e.probeWithHistory()
+		e.Report(CheckHistory("ListTasks", e.listHistoryProbes(e.Probe().Context, id, full))...)
 	},
 })
 
@@ -169,25 +186,62 @@ var _ = Register(Scenario{
 	Run: func(e *Env) {
 		e.Fresh()
 		e.By("seed one task with 6 history messages")
-		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6}})
+		_, ids := e.Seed([]Task{{Key: "h", TS: At(1), History: 6, ContextID: e.Context("h")}})
 		e.Report(CheckHistory("GetTask", e.getHistoryProbes(ids["h"], seededHistory(ids["h"], 6)))...)
 	},
 	BlackBox: func(e *Env) {
-		ctx := e.ID("ctx")
-		e.By("create a task with SendMessage and read its full history")
-		truth := e.Create(e.A(), 1, ctx)
-		var id string
-		for k := range truth {
-			id = k
-		}
-		g, err := e.A().GetTask(e.ctx, id, a2aclient.Ptr(1000))
-		e.Check(err, "GetTask")
-		if g.Err != nil || len(g.Task.History) < 2 {
-			e.Skip("black-box variant needs a task with at least 2 history messages; GetTask gave %s with %d", g.Describe(), len(g.Task.History))
-		}
-		e.Report(CheckHistory("GetTask", e.getHistoryProbes(id, g.Task.History))...)
+		id, full := e.probeWithHistory()
+		e.Report(CheckHistory("GetTask", e.getHistoryProbes(id, full))...)
 	},
 })
+
+// listHistoryProbes lists context ctx with each historyLength and picks
+// task id out of each reply.
+func (e *Env) listHistoryProbes(ctx, id string, full []string) []HistoryProbe {
+	var ps []HistoryProbe
+	n := len(full)
+	for _, l := range []*int{nil, a2aclient.Ptr(0), a2aclient.Ptr(1), a2aclient.Ptr(n - 1), a2aclient.Ptr(n + 94), a2aclient.Ptr(-1)} {
+		e.By("ListTasks on context %s with historyLength %s, until task %s comes", ctx, lengthStr(l), id)
+		probe := HistoryProbe{Length: l, Full: full}
+		// The task may be on any page (pages may be short); a refusal
+		// ends the walk on page 1.
+		h := e.WalkUpTo(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(100), HistoryLength: l}, 20)
+		for _, p := range h.Pages {
+			if probe.Reply == nil || p.Err != nil {
+				probe.Reply = p.Response
+			}
+			for i := range p.Tasks {
+				if p.Tasks[i].ID == id && probe.Task == nil {
+					probe.Task, probe.Reply = &p.Tasks[i], p.Response
+				}
+			}
+		}
+		ps = append(ps, probe)
+	}
+	return ps
+}
+
+// probeWithHistory finds a probe task with at least 2 history messages and
+// returns its id and full history (GetTask with a generous historyLength),
+// or skips the case saying what data would decide it.
+func (e *Env) probeWithHistory() (string, []string) {
+	p := e.Probe()
+	ids := make([]string, 0, len(p.Truth))
+	for id := range p.Truth {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids[:min(5, len(ids))] {
+		g, err := e.A().GetTask(e.ctx, id, a2aclient.Ptr(1000))
+		e.Check(err, "GetTask")
+		if g.Err == nil && len(g.Task.History) >= 2 {
+			e.Note("judged on probe task %s, whose history holds %d messages", id, len(g.Task.History))
+			return id, g.Task.History
+		}
+	}
+	e.Skip("historyLength can be judged only on a task with at least 2 history messages; GetTask showed fewer on the probe tasks (the agent keeps no history?)")
+	return "", nil
+}
 
 func (e *Env) getHistoryProbes(id string, full []string) []HistoryProbe {
 	var ps []HistoryProbe
@@ -291,10 +345,12 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
 		e.Fresh()
-		e.By("seed 3 tasks with artifacts and 3 without")
+		ctx := e.Context("a")
+		e.By("seed 3 tasks with artifacts and 3 without, in context %s", ctx)
 		tasks := Series("a", 0, 1, 6)
 		counts := map[string]int{}
 		for i := range tasks {
+			tasks[i].ContextID = ctx
 			if i%2 == 0 {
 				tasks[i].Artifacts = 2
 			}
@@ -303,16 +359,85 @@ var _ = Register(Scenario{
 		for _, t := range tasks {
 			counts[ids[t.Key]] = t.Artifacts
 		}
-		var obs []ArtifactObs
-		for _, inc := range []*bool{nil, a2aclient.Ptr(false), a2aclient.Ptr(true)} {
-			e.By("ListTasks with includeArtifacts %s", boolStr(inc))
-			p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0), IncludeArtifacts: inc})
-			e.Check(err, "ListTasks")
-			obs = append(obs, ArtifactObs{Include: inc, Page: p, Counts: counts})
+		e.Report(CheckArtifacts(e.artifactListings(&ctx, counts))...)
+	},
+	BlackBox: func(e *Env) {
+		p := e.Probe()
+		counts := map[string]int{}
+		with, without := e.artifactCounts(sortedIDs(p.Truth), counts)
+		e.Note("probe tasks, as GetTask shows them: %d with artifacts, %d without", with, without)
+		obs := e.artifactListings(&p.Context, counts)
+		if o, why := e.Observe(0); why == "" {
+			// The existing tasks as the observe walk listed them
+			// (includeArtifacts unset), and a context of theirs that holds
+			// tasks with artifacts, listed with each includeArtifacts.
+			for _, st := range o.Walk.Pages {
+				obs = append(obs, ArtifactObs{Page: st.Page, Counts: map[string]int{}})
+			}
+			var sample []string
+			for _, t := range o.Tasks[:min(20, len(o.Tasks))] {
+				sample = append(sample, t.ID)
+			}
+			n, _ := e.artifactCounts(sample, counts)
+			with += n
+			for _, t := range o.Tasks[:min(20, len(o.Tasks))] {
+				if counts[t.ID] > 0 {
+					ctx := t.ContextID
+					e.Note("existing task %s has %d artifacts; its context %s is listed too", t.ID, counts[t.ID], ctx)
+					obs = append(obs, e.artifactListings(&ctx, counts)...)
+					break
+				}
+			}
 		}
-		e.Report(CheckArtifacts(obs)...)
+		fs := CheckArtifacts(obs)
+		if !Judged(fs) && with == 0 {
+			e.Skip("omitting artifacts can be told from having none only on tasks that have artifacts; GetTask showed none on the probe tasks or the existing tasks sampled")
+		}
+		e.Report(fs...)
 	},
 })
+
+// artifactCounts reads the artifacts of each task with GetTask into counts
+// and returns how many have some and how many none.
+func (e *Env) artifactCounts(ids []string, counts map[string]int) (with, without int) {
+	for _, id := range ids {
+		g, err := e.A().GetTask(e.ctx, id, a2aclient.Ptr(0))
+		e.Check(err, "GetTask")
+		if g.Err != nil {
+			continue
+		}
+		n, _ := g.Task.ArtifactCount()
+		counts[id] = n
+		if n > 0 {
+			with++
+		} else {
+			without++
+		}
+	}
+	return with, without
+}
+
+func sortedIDs(t Truth) []string {
+	ids := make([]string, 0, len(t))
+	for id := range t {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// artifactListings lists context ctx (nil: no filter) with includeArtifacts
+// unset, false and true.
+func (e *Env) artifactListings(ctx *string, counts map[string]int) []ArtifactObs {
+	var obs []ArtifactObs
+	for _, inc := range []*bool{nil, a2aclient.Ptr(false), a2aclient.Ptr(true)} {
+		e.By("ListTasks with includeArtifacts %s", boolStr(inc))
+		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(100), HistoryLength: a2aclient.Ptr(0), IncludeArtifacts: inc})
+		e.Check(err, "ListTasks")
+		obs = append(obs, ArtifactObs{Include: inc, Page: p, Counts: counts})
+	}
+	return obs
+}
 
 // ArtifactObs is one listing and the artifact counts seeded per task.
 type ArtifactObs struct {
@@ -332,6 +457,9 @@ func boolStr(b *bool) string {
 func CheckArtifacts(obs []ArtifactObs) []Finding {
 	var fs []Finding
 	for _, o := range obs {
+		if o.Page == nil || o.Page.Response == nil {
+			continue
+		}
 		if o.Page.Err != nil {
 			fs = append(fs, Breach(R("LT-OP-1"), "ListTasks with includeArtifacts %s failed: %s", boolStr(o.Include), o.Page.Err).WithWitness(o.Page.X.Transcript()))
 			continue
@@ -342,12 +470,14 @@ func CheckArtifacts(obs []ArtifactObs) []Finding {
 			n, isArray := t.ArtifactCount()
 			switch {
 			case !on && t.HasArtifacts() && n > 0:
-				fs = append(fs, Breach(R("LT-ART-1"), "includeArtifacts %s: task %s carries %d artifacts; the field MUST be omitted entirely", boolStr(o.Include), t.ID, n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ART-1"), "includeArtifacts %s: task %s carries %d artifacts; the field MUST be omitted entirely", boolStr(o.Include), t.ID, n).Of("present", boolStr(o.Include)).WithWitness(w))
 			case !on && t.HasArtifacts():
 				fs = append(fs, Breach(R("LT-ART-2", "LT-ART-1"), "includeArtifacts %s: task %s has artifacts as %s; \"The field should not be present as an empty array or null value\"",
-					boolStr(o.Include), t.ID, string(t.Raw["artifacts"])).WithWitness(w))
+					boolStr(o.Include), t.ID, string(t.Raw["artifacts"])).Of("empty", boolStr(o.Include)).WithWitness(w))
 			case on && o.Counts[t.ID] > 0 && (!isArray || n != o.Counts[t.ID]):
-				fs = append(fs, Breach(R("LT-ART-3"), "includeArtifacts true: task %s has %d artifacts but the listing shows %d", t.ID, o.Counts[t.ID], n).WithWitness(w))
+				fs = append(fs, Breach(R("LT-ART-3"), "includeArtifacts true: task %s has %d artifacts but the listing shows %d", t.ID, o.Counts[t.ID], n).Of("content", "").WithWitness(w))
+			case on && !t.HasArtifacts() && o.Counts[t.ID] == 0:
+				fs = append(fs, Observe(R("LT-ART-3"), "includeArtifacts true: a task without artifacts omits the field (the spec allows an empty array; omitting it is the server's reading)").Of("none-omitted", ""))
 			}
 		}
 	}
@@ -362,19 +492,26 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
 		e.Fresh()
-		ctx := e.ID("ctx-t")
+		ctx, other := e.Context("t"), e.Context("u")
 		tasks := Series("t", 0, 1, 17)
 		for i := range tasks {
+			tasks[i].ContextID = other
 			if i < 11 {
 				tasks[i].ContextID = ctx
 			}
 		}
-		e.By("seed 17 tasks, 11 of them in context %s", ctx)
-		truth, _ := e.Seed(tasks)
-		h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
-		e.Report(CheckTotalSize(h, len(truth))...)
-		h = e.Walk(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
-		e.Report(CheckTotalSize(h, 11)...)
+		e.By("seed 17 tasks, 11 of them in context %s and 6 in %s", ctx, other)
+		e.Seed(tasks)
+		for c, n := range map[string]int{ctx: 11, other: 6} {
+			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &c, PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
+			e.Report(CheckTotalSize(h, n)...)
+		}
+	},
+	BlackBox: func(e *Env) {
+		p := e.Probe()
+		e.Note("%s", p.Summary())
+		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(7), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
+		e.Report(CheckTotalSize(h, len(p.Truth))...)
 	},
 })
 
@@ -390,5 +527,5 @@ func CheckTotalSize(h History, want int) []Finding {
 			break
 		}
 	}
-	return append(EndFindings(h), fs...)
+	return append(EndFindings(h, "LT-TOTALSIZE"), fs...)
 }

@@ -38,6 +38,9 @@ const (
 	// NeedTenant: a second tenant (--other-tenant) whose boundary the server
 	// enforces.
 	NeedTenant Capability = "tenant"
+	// NeedWaitableTTL: a known page-token lifetime (--token-ttl) short
+	// enough to wait out in real time within --max-wait.
+	NeedWaitableTTL Capability = "waitable-token-ttl"
 )
 
 // howToProvide tells the user how to supply a missing capability.
@@ -48,6 +51,7 @@ var howToProvide = map[Capability]string{
 	NeedRestart:         "run against the reference launcher (no --target), which can restart the server",
 	NeedBothBindings:    "the Agent Card must declare both JSONRPC and HTTP+JSON 1.0 interfaces",
 	NeedTenant:          "give --other-tenant T, a second tenant the principal may use and the server scopes separately",
+	NeedWaitableTTL:     "give --token-ttl D (the server's page-token lifetime), with D plus a margin within --max-wait, to wait it out in real time",
 }
 
 // Scenario is one conformance case.
@@ -95,7 +99,8 @@ func Register(s Scenario) *Scenario {
 }
 
 // areaOrder is the order areas are listed in.
-var areaOrder = []string{"walk", "ties", "moving", "tokens", "params", "filters", "scoping", "errors"}
+var areaOrder = []string{"walk", "ties", "moving", "tokens", "params", "filters", "scoping", "errors",
+	"card", "protocol", "envelope", "json", "shape", "auth"}
 
 // All returns every scenario, by area then ID.
 func All() []*Scenario {

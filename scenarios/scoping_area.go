@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
@@ -18,7 +17,7 @@ var _ = Register(Scenario{
 	Needs: []Capability{NeedControl, NeedSecondPrincipal},
 	Run: func(e *Env) {
 		e.Fresh()
-		shared := e.ID("shared-ctx")
+		shared := e.Context("shared")
 		tasks := Series("a", 0, 1, 8)
 		b := Series("b", 1, 20, 5)
 		for i := range tasks {
@@ -35,15 +34,25 @@ var _ = Register(Scenario{
 		}
 		var walks []ScopeWalk
 		e.By("%s walks without filters, then filtered by the shared context", e.Owner(1))
-		walks = append(walks, ScopeWalk{What: "no filter", H: e.Walk(e.B(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: len(bIDs)})
+		walks = append(walks, ScopeWalk{What: "no filter (the newest 200 tasks)", H: e.WalkUpTo(e.B(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(20), HistoryLength: a2aclient.Ptr(0)}, 10), Own: -1})
 		walks = append(walks, ScopeWalk{What: "contextId " + shared, H: e.Walk(e.B(), a2aclient.ListRequest{ContextID: &shared, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: len(bIDs)})
 		e.Report(CheckScopeList(walks, foreignIDs(truthA))...)
 	},
 	BlackBox: func(e *Env) {
-		truthA, ctx := blackBoxData(e)
-		e.By("%s lists context %s, which only %s used", e.Owner(1), *ctx, e.Owner(0))
-		w := ScopeWalk{What: "contextId " + *ctx, H: e.Walk(e.B(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: -1}
-		e.Report(CheckScopeList([]ScopeWalk{w}, foreignIDs(truthA))...)
+		p := e.Probe()
+		foreign := foreignIDs(p.Truth)
+		if o, why := e.Observe(0); why == "" {
+			for _, t := range o.Tasks {
+				foreign[t.ID] = true
+			}
+		}
+		e.Note("%d tasks of %s are known (probe and observed); %s must see none of them", len(foreign), e.Owner(0), e.Owner(1))
+		e.By("%s lists context %s, which only %s used, and its own newest tasks", e.Owner(1), p.Context, e.Owner(0))
+		ws := []ScopeWalk{
+			{What: "contextId " + p.Context, H: e.Walk(e.B(), a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(7), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: 0},
+			{What: "no filter (the newest 200 tasks)", H: e.WalkUpTo(e.B(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(20), HistoryLength: a2aclient.Ptr(0)}, 10), Own: -1},
+		}
+		e.Report(CheckScopeList(ws, foreign)...)
 	},
 	BlackBoxNeeds: []Capability{NeedSecondPrincipal},
 })
@@ -59,9 +68,15 @@ type ScopeWalk struct {
 // CheckScopeList judges walks made by a principal that must not see
 // foreign tasks (LT-SCOPE-LIST).
 func CheckScopeList(ws []ScopeWalk, foreign map[string]bool) []Finding {
+	return checkScope(ws, foreign, "principal", R("LT-AUTHZ-1", "LT-AUTHZ-3", "LT-AUTHZ-4"))
+}
+
+// checkScope judges walks that must not contain foreign tasks; boundary
+// names what separates them, reqs what a leak breaks.
+func checkScope(ws []ScopeWalk, foreign map[string]bool, boundary string, reqs []string) []Finding {
 	var fs []Finding
 	for _, w := range ws {
-		fs = append(fs, EndFindings(w.H)...)
+		fs = append(fs, EndFindings(w.H, "LT-SCOPE-LIST")...)
 		var leaked []string
 		var pages []int
 		own := 0
@@ -76,7 +91,7 @@ func CheckScopeList(ws []ScopeWalk, foreign map[string]bool) []Finding {
 			}
 		}
 		if len(leaked) > 0 {
-			fs = append(fs, Breach(R("LT-AUTHZ-1", "LT-AUTHZ-3", "LT-AUTHZ-4"), "%s: the listing contained %d tasks of another principal (%s)", w.What, len(leaked), strings.Join(first(leaked, 5), ", ")).
+			fs = append(fs, Breach(reqs, "%s: the listing contained %d tasks of another %s (%s)", w.What, len(leaked), boundary, strings.Join(first(leaked, 5), ", ")).
 				WithWitness(w.H.Witness(pages[0])))
 		}
 		if w.Own >= 0 && own != w.Own && len(leaked) == 0 {
@@ -98,11 +113,11 @@ var _ = Register(Scenario{
 		e.Report(CheckScopeGet(e.scopeGetProbes(ids["secret"]))...)
 	},
 	BlackBox: func(e *Env) {
-		truth, _ := blackBoxData(e)
+		ctx := e.Context("scope")
+		e.By("create a task of %s's own for this case in context %s (another principal will try to cancel it)", e.Owner(0), ctx)
 		var id string
-		for k := range truth {
+		for k := range e.CreateSeries(e.A(), 1, ctx) {
 			id = k
-			break
 		}
 		e.Report(CheckScopeGet(e.scopeGetProbes(id))...)
 	},
@@ -166,20 +181,24 @@ func CheckScopeGet(s ScopeGet) []Finding {
 }
 
 var _ = Register(Scenario{
-	ID: "LT-SCOPE-TENANT", Area: "scoping", Level: MUST, Checker: "CheckScopeList",
-	Title: "Tasks of one tenant never appear in another tenant's listing",
+	ID: "LT-SCOPE-TENANT", Area: "scoping", Level: MUST, Checker: "CheckScopeTenant",
+	Title: "Tasks of one tenant never appear in another tenant's listing, where the Agent Card declares tenants",
 	Reqs:  R("LT-AUTHZ-2", "LT-AUTHZ-8", "LT-TEN-2"),
 	Quote: `"Implementations MUST scope results to the caller's authorized access boundaries as defined by the agent's authorization model" (§13.1), which "MAY be based on ... Organizational or tenant boundaries"`,
 	Needs: []Capability{NeedControl, NeedTenant},
 	Run: func(e *Env) {
 		e.Fresh()
 		other := e.target.OtherTenant
+		ctx := e.Context("tenant")
 		here := Series("h", 0, 1, 4)
 		there := Series("t", 0, 10, 6)
-		for i := range there {
-			there[i].Tenant = other
+		for i := range here {
+			here[i].ContextID = ctx
 		}
-		e.By("seed 4 tasks in the main tenant and 6 in tenant %s, all for %s", other, e.Owner(0))
+		for i := range there {
+			there[i].Tenant, there[i].ContextID = other, ctx
+		}
+		e.By("seed 4 tasks in the main tenant and 6 in tenant %s, all for %s, in context %s", other, e.Owner(0), ctx)
 		_, ids := e.Seed(append(here, there...))
 		inOther, inHere := map[string]bool{}, map[string]bool{}
 		for _, t := range there {
@@ -188,18 +207,53 @@ var _ = Register(Scenario{
 		for _, t := range here {
 			inHere[ids[t.Key]] = true
 		}
-		main := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
+		e.Report(CheckScopeTenant(e.tenantWalks(ctx, other, len(here), len(there)), inHere, inOther, e.declaresTenant())...)
+	},
+	BlackBox: func(e *Env) {
+		other := e.target.OtherTenant
+		ctx := e.Context("tenant")
+		e.By("create 3 tasks in the main tenant and 3 in tenant %s, all in context %s", other, ctx)
+		inHere := foreignIDs(e.CreateSeries(e.A(), 3, ctx))
 		c := *e.A()
 		c.Tenant = other
-		o := e.Walk(&c, a2aclient.ListRequest{PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
-		fs := CheckScopeList([]ScopeWalk{{What: "main tenant", H: main, Own: len(here)}}, inOther)
-		fs = append(fs, CheckScopeList([]ScopeWalk{{What: fmt.Sprintf("tenant %s", other), H: o, Own: len(there)}}, inHere)...)
-		for i := range fs {
-			if fs[i].Reqs[0] == "LT-AUTHZ-1" && strings.Contains(fs[i].Message, "another principal") {
-				fs[i].Reqs = R("LT-AUTHZ-2", "LT-AUTHZ-8")
-				fs[i].Message = strings.Replace(fs[i].Message, "another principal", "another tenant", 1)
-			}
-		}
-		e.Report(fs...)
+		inOther := foreignIDs(e.CreateSeries(&c, 3, ctx))
+		e.Report(CheckScopeTenant(e.tenantWalks(ctx, other, 3, 3), inHere, inOther, e.declaresTenant())...)
 	},
+	BlackBoxNeeds: []Capability{NeedTenant},
 })
+
+// declaresTenant reports whether the Agent Card declares a tenant on an
+// interface: only then is the tenant an authorization boundary the spec
+// holds the server to (LT-AUTHZ-2); otherwise it is the server's choice
+// (LT-AUTHZ-8, a MAY).
+func (e *Env) declaresTenant() bool {
+	for _, i := range e.target.Card.Interfaces {
+		if i.Tenant != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// tenantWalks lists context ctx in the main tenant and in tenant other.
+func (e *Env) tenantWalks(ctx, other string, here, there int) [2]ScopeWalk {
+	req := a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}
+	main := e.Walk(e.A(), req, 50, nil)
+	c := *e.A()
+	c.Tenant = other
+	o := e.Walk(&c, req, 50, nil)
+	return [2]ScopeWalk{{What: "main tenant", H: main, Own: here}, {What: "tenant " + other, H: o, Own: there}}
+}
+
+// CheckScopeTenant judges listings of two tenants (LT-SCOPE-TENANT). A leak
+// breaks LT-AUTHZ-2 where the Agent Card declares tenants; where it does
+// not, whether tenants separate tasks is the server's choice (LT-AUTHZ-8)
+// and a leak is recorded as Info.
+func CheckScopeTenant(ws [2]ScopeWalk, inHere, inOther map[string]bool, declared bool) []Finding {
+	reqs := R("LT-AUTHZ-2", "LT-AUTHZ-8")
+	if !declared {
+		reqs = R("LT-AUTHZ-8", "LT-AUTHZ-2")
+	}
+	fs := checkScope(ws[:1], inOther, "tenant", reqs)
+	return append(fs, checkScope(ws[1:], inHere, "tenant", reqs)...)
+}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -17,18 +18,28 @@ var T0 = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 // At returns T0 minus n seconds.
 func At(n int) time.Time { return T0.Add(-time.Duration(n) * time.Second) }
 
-// Fresh empties the store and freezes the server clock at T0, so the
-// scenario starts from a known state. It needs the control API.
+// Fresh starts a control variant on data of its own: everything it seeds
+// has ids (and contexts) that start with this case's run id, its walks
+// filter by its own contexts, and when it ends it deletes exactly that data
+// with a scoped reset. It never resets the store or touches data pagewalk
+// did not create. It needs the control API.
 func (e *Env) Fresh() {
 	c := e.Control()
 	if c == nil {
 		e.Abortf("Fresh called without a control API")
 	}
-	e.By("reset the store and freeze the server clock at %s", T0.Format(time.RFC3339))
-	_, err := c.Reset(e.ctx, controlapi.ResetRequest{All: true})
-	e.Check(err, "control reset")
-	e.Check(c.SetClock(e.ctx, T0), "control clock")
+	e.By("this case's data: ids and contexts starting %s; nothing else on the server is touched", e.runID)
+	e.cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := c.Reset(ctx, controlapi.ResetRequest{IDPrefix: e.runID + "-"}); err != nil {
+			e.By("could not delete this case's data (ids %s-*): %v", e.runID, err)
+		}
+	})
 }
+
+// Context returns a context id of this case's own, for key.
+func (e *Env) Context(key string) string { return e.ID("ctx-" + key) }
 
 // Owner returns principal i's name.
 func (e *Env) Owner(i int) string {
@@ -65,7 +76,7 @@ func (e *Env) Seed(tasks []Task) (Truth, map[string]string) {
 			state = "TASK_STATE_COMPLETED"
 		}
 		if ctx == "" {
-			ctx = e.ID("ctx")
+			ctx = e.Context("main")
 		}
 		tenant := t.Tenant
 		if tenant == "" {
@@ -93,19 +104,77 @@ func Series(prefix string, owner, start, n int) []Task {
 	return out
 }
 
-// Create makes n tasks through SendMessage in context ctxID (black-box
-// variants) and returns the truth (id -> timestamp from the reply).
-func (e *Env) Create(c *a2aclient.Client, n int, ctxID string) Truth {
+// CreateSeries makes n tasks through SendMessage in context ctxID, one
+// after another (black-box variants), and returns the truth (id ->
+// timestamp from the reply). On a server with coarse timestamps it spaces
+// them by the precision, within the --max-wait budget, so that their
+// timestamps differ.
+func (e *Env) CreateSeries(c *a2aclient.Client, n int, ctxID string) Truth {
 	truth := Truth{}
+	var last time.Time
 	for i := 0; i < n; i++ {
-		r, err := c.SendMessage(e.ctx, e.ID(fmt.Sprintf("msg%03d", i)), e.target.BlackBoxText, ctxID, "")
+		if i > 0 {
+			e.spaceFrom(last)
+		}
+		r, err := c.SendMessage(e.ctx, e.ID(fmt.Sprintf("msg%03d", e.nextMsg())), e.target.BlackBoxText, ctxID, "")
 		e.checkSend(err)
 		if r.Err != nil || r.Problem != "" || r.Task.ID == "" {
 			e.Skip("black-box variant: SendMessage did not create a task (%s %s)", r.Describe(), r.Problem)
 		}
 		truth[r.Task.ID] = r.Task.TS
+		last = r.Task.TS
 	}
 	return truth
+}
+
+// nextMsg numbers the messages a case sends, so every message id is new.
+func (e *Env) nextMsg() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.msgSeq++
+	return e.msgSeq
+}
+
+// precision is the server's timestamp precision as far as pagewalk has
+// seen it (probe set, observed tasks, else the timestamps given).
+func (e *Env) precision(ts ...time.Time) time.Duration {
+	d := e.target.data
+	d.mu.Lock()
+	p := d.probe
+	o := d.observed[0]
+	d.mu.Unlock()
+	switch {
+	case p != nil && p.Precision > 0:
+		return p.Precision
+	case o != nil && o.Precision > 0:
+		return o.Precision
+	}
+	return precisionOf(ts)
+}
+
+// spaceFrom waits, on a server with coarse timestamps, until a write made
+// now gets a timestamp later than last (one precision unit), within the
+// --max-wait budget. On a fine-grained server it does not wait.
+func (e *Env) spaceFrom(last time.Time) {
+	if p := e.precision(last); p >= 10*time.Millisecond {
+		e.WaitReal(p)
+	}
+}
+
+// spaceAfter is spaceFrom the newest timestamp of truth: the next write is
+// then strictly the newest task, not tied with the others.
+func (e *Env) spaceAfter(truth Truth) {
+	var newest time.Time
+	var all []time.Time
+	for _, ts := range truth {
+		all = append(all, ts)
+		if ts.After(newest) {
+			newest = ts
+		}
+	}
+	if p := e.precision(all...); p >= 10*time.Millisecond {
+		e.WaitReal(p)
+	}
 }
 
 // untied returns the part of truth whose timestamps are unique, so that

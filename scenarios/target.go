@@ -34,7 +34,29 @@ type Target struct {
 	// BlackBoxText is the message text black-box variants send to create
 	// tasks that stay non-terminal where the agent allows.
 	BlackBoxText string
+	// MaxWait is the one budget for real-time waits against a black-box
+	// target (spacing probe tasks on a server with coarse timestamps,
+	// waiting out a page token's lifetime). 0 means DefaultMaxWait.
+	MaxWait time.Duration
+	// ObserveTasks bounds the read-only walk of each principal's existing
+	// tasks that black-box cases judge (0: no observe walk).
+	ObserveTasks int
+	// ProbeTasks is how many tasks black-box cases create in a fresh
+	// context of their own (0: DefaultProbeTasks).
+	ProbeTasks int
+	// MaxPages, if positive, caps every walk of every case (each case has
+	// its own cap; this one can only lower it).
+	MaxPages int
+
+	data *sharedData
 }
+
+// Defaults for the black-box data.
+const (
+	DefaultMaxWait      = 2 * time.Minute
+	DefaultObserveTasks = 2000
+	DefaultProbeTasks   = 30
+)
 
 // Has reports whether the target offers capability c.
 func (t *Target) Has(c Capability) bool {
@@ -53,6 +75,8 @@ func (t *Target) Has(c Capability) bool {
 		return j && h
 	case NeedTenant:
 		return t.OtherTenant != "" && t.OtherTenant != t.Tenant
+	case NeedWaitableTTL:
+		return t.TokenTTL > 0 && t.TokenTTL+expiryMargin(t.TokenTTL) <= t.MaxWait
 	}
 	return false
 }
@@ -90,6 +114,19 @@ func (t *Target) Prepare(ctx context.Context) error {
 	if t.BlackBoxText == "" {
 		t.BlackBoxText = "pagewalk conformance probe: keep working"
 	}
+	if t.Tenant == "" && len(t.Bindings) > 0 {
+		// The card's tenant for the interface pagewalk speaks (LT-TEN-1).
+		if i, ok := t.Card.Interface(t.Bindings[0]); ok {
+			t.Tenant = i.Tenant
+		}
+	}
+	if t.MaxWait <= 0 {
+		t.MaxWait = DefaultMaxWait
+	}
+	if t.ProbeTasks <= 0 {
+		t.ProbeTasks = DefaultProbeTasks
+	}
+	t.data = newSharedData(t.MaxWait)
 	if t.Control != nil {
 		if t.Control.HTTP == nil {
 			t.Control.HTTP = t.HTTP

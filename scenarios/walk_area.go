@@ -3,20 +3,30 @@ package scenarios
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
-// Area "walk": the response shape, the last page, order across pages, and
-// the exact set a full walk returns.
+// Area "walk": the response shape, the last page, order across pages, the
+// exact set a full walk returns, and page lengths.
+//
+// The control variants seed their own tasks, in a context of their own. The
+// black-box variants judge two kinds of data: the probe tasks pagewalk
+// creates in a fresh context (a known set, some tied, most not), walked at
+// several page sizes; and the tasks the principal already has, observed
+// read-only and walked again with page sizes whose boundaries fall inside
+// their tie groups. Every case says in its notes what the data allowed it
+// to judge, and skips when it had nothing to judge.
 
-// walkData seeds 23 tasks for A (distinct timestamps, some with history and
-// artifacts) and 3 for B, and returns A's truth.
-func walkData(e *Env) Truth {
+// walkData seeds 23 tasks for A in the case's context (distinct timestamps,
+// some with history and artifacts) and 3 for B there too, and returns A's
+// truth and the context.
+func walkData(e *Env) (Truth, string) {
 	e.Fresh()
+	ctx := e.Context("walk")
 	tasks := Series("w", 0, 1, 23)
 	for i := range tasks {
+		tasks[i].ContextID = ctx
 		if i%4 == 0 {
 			tasks[i].State = "TASK_STATE_WORKING"
 		}
@@ -24,18 +34,107 @@ func walkData(e *Env) Truth {
 			tasks[i].History, tasks[i].Artifacts = 3, 1
 		}
 	}
-	tasks = append(tasks, Series("other", 1, 100, 3)...)
-	e.By("seed 23 tasks for %s with distinct status timestamps, and 3 for another principal", e.Owner(0))
-	truth, _ := e.Seed(tasks)
-	return truth
+	other := Series("other", 1, 100, 3)
+	for i := range other {
+		other[i].ContextID = ctx
+	}
+	e.By("seed 23 tasks for %s with distinct status timestamps, and 3 for another principal, in context %s", e.Owner(0), ctx)
+	truth, _ := e.Seed(append(tasks, other...))
+	return truth, ctx
 }
 
-// blackBoxData creates 7 tasks with SendMessage in a fresh context and
-// returns the truth and the context filter the walk must use.
-func blackBoxData(e *Env) (Truth, *string) {
-	ctx := e.ID("ctx")
-	e.By("create 7 tasks with SendMessage in context %s", ctx)
-	return e.Create(e.A(), 7, ctx), &ctx
+// seededWalks walks the case's seeded context with each page size.
+func seededWalks(e *Env, ctx string, sizes []int) []Walked {
+	var ws []Walked
+	for _, size := range sizes {
+		e.By("walk context %s with pageSize %d", ctx, size)
+		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
+		ws = append(ws, Walked{Label: fmt.Sprintf("pageSize %d", size), H: h})
+	}
+	return ws
+}
+
+// blackBoxWalks are the walks the black-box walk cases judge on the case's
+// binding, made once per binding and shared: the probe set walked with
+// probeSizes, and the observed listing walked again (at most
+// observedRewalkPages pages each) with the page sizes that straddle its
+// tie groups most, beside the observing walk itself.
+type blackBoxWalks struct {
+	Probe      []Walked
+	ProbeTruth Truth
+	Observed   []Walked
+	Notes      []string
+}
+
+var probeSizes = []int{1, 3, 7, 10, 100}
+
+const observedRewalkPages = 30
+
+func (e *Env) blackBoxWalks() *blackBoxWalks {
+	d := e.target.data
+	key := string(e.binding)
+	d.mu.Lock()
+	w, ok := d.walks[key]
+	d.mu.Unlock()
+	if ok {
+		return w
+	}
+	w = &blackBoxWalks{}
+	p := e.Probe()
+	w.ProbeTruth = p.Truth
+	w.Notes = append(w.Notes, p.Summary())
+	for _, size := range probeSizes {
+		e.By("walk the probe context with pageSize %d", size)
+		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
+		w.Probe = append(w.Probe, Walked{Label: fmt.Sprintf("probe, pageSize %d", size), H: h})
+	}
+	if o, why := e.Observe(0); why == "" {
+		w.Notes = append(w.Notes, o.Summary())
+		w.Observed = append(w.Observed, Walked{Label: fmt.Sprintf("observe walk (%s, pageSize 100)", o.Binding), H: o.Walk})
+		sizes, count := StraddlingSizes(o.Ties, len(o.Tasks), observedRewalkPages, 3)
+		for _, extra := range []int{7, 50} {
+			if len(sizes) < 4 && !slicesContains(sizes, extra) {
+				sizes = append(sizes, extra)
+			}
+		}
+		for _, size := range sizes {
+			e.By("walk the existing tasks again with pageSize %d (%d tie groups straddle its page boundaries), at most %d pages", size, count[size], observedRewalkPages)
+			h := e.WalkUpTo(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, observedRewalkPages)
+			w.Observed = append(w.Observed, Walked{Label: fmt.Sprintf("existing tasks, pageSize %d", size), H: h})
+		}
+	} else {
+		w.Notes = append(w.Notes, "no existing tasks observed: "+why)
+	}
+	d.mu.Lock()
+	d.walks[key] = w
+	d.mu.Unlock()
+	return w
+}
+
+func slicesContains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeWalks compares the probe walks against the probe set and the
+// observed walks against each other, and notes what each allowed.
+func (e *Env) judgeWalks() (*blackBoxWalks, Comparison, Comparison) {
+	w := e.blackBoxWalks()
+	for _, n := range w.Notes {
+		e.Note("%s", n)
+	}
+	probe := CompareWalks(w.Probe, w.ProbeTruth)
+	e.Note("probe walks: %s", probe.Summary(len(w.Probe)))
+	var observed Comparison
+	if len(w.Observed) > 0 {
+		observed = CompareWalks(w.Observed, nil)
+		e.Note("existing tasks: %s", observed.Summary(len(w.Observed)))
+	}
+	return w, probe, observed
 }
 
 var _ = Register(Scenario{
@@ -45,15 +144,18 @@ var _ = Register(Scenario{
 	Quote: `ListTasksResponse fields tasks, next_page_token, page_size and total_size are REQUIRED; REQUIRED fields "MUST be present and set in valid messages" (§5.7). "The nextPageToken field MUST always be present in the response." (§3.1.4)`,
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
-		walkData(e)
+		_, ctx := walkData(e)
 		e.By("walk every page with pageSize 5 and check each page's shape")
-		h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(5), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
+		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(5), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
 		e.Report(CheckShape(h)...)
 	},
 	BlackBox: func(e *Env) {
-		_, ctx := blackBoxData(e)
-		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
-		e.Report(CheckShape(h)...)
+		w, _, _ := e.judgeWalks()
+		var hs []History
+		for _, x := range append(w.Probe, w.Observed...) {
+			hs = append(hs, x.H)
+		}
+		e.Report(CheckShape(hs...)...)
 	},
 })
 
@@ -64,20 +166,33 @@ var taskStates = map[string]bool{"TASK_STATE_SUBMITTED": true, "TASK_STATE_WORKI
 	"TASK_STATE_FAILED": true, "TASK_STATE_CANCELED": true, "TASK_STATE_INPUT_REQUIRED": true, "TASK_STATE_REJECTED": true,
 	"TASK_STATE_AUTH_REQUIRED": true}
 
-// CheckShape judges the members of every page of a walk (LT-WALK-SHAPE).
-func CheckShape(h History) []Finding {
+// CheckShape judges the members of every page of the walks (LT-WALK-SHAPE).
+func CheckShape(walks ...History) []Finding {
 	var fs []Finding
-	fs = append(fs, EndFindings(h)...)
+	for _, h := range walks {
+		fs = append(fs, shapeOf(h)...)
+	}
+	return fs
+}
+
+func shapeOf(h History) []Finding {
+	var fs []Finding
+	fs = append(fs, EndFindings(h, ownerShape)...)
 	for _, p := range h.Pages {
 		if p.Err != nil || p.Malformed != "" {
 			continue
 		}
 		w := h.Witness(p.N)
 		fs = append(fs, tasksShapeFindings(p, w)...)
-		if p.PageSize == nil {
+		if p.PageSize == nil && len(p.Tasks) == 0 && p.Result.Has("pageSize") == false {
+			// ProtoJSON omits a zero pageSize: the A6 clash.
+			fs = append(fs, Breach(R("LT-RESP-7", "LT-RESP-5"), "page %d: pageSize is missing; it is REQUIRED (ProtoJSON writers omit zero values, A6)", p.N).Ambiguous("A6").Of("pageSize", "").WithWitness(w))
+		} else if p.PageSize == nil {
 			fs = append(fs, Breach(R("LT-RESP-7", "LT-RESP-5"), "page %d: pageSize is missing or not an integer; it is REQUIRED", p.N).WithWitness(w))
 		}
-		if p.TotalSize == nil {
+		if p.TotalSize == nil && !p.Result.Has("totalSize") && len(h.Pages) == 1 && len(p.Tasks) == 0 {
+			fs = append(fs, Breach(R("LT-RESP-7", "LT-RESP-6"), "page %d: totalSize is missing; it is REQUIRED (ProtoJSON writers omit zero values, A6)", p.N).Ambiguous("A6").Of("totalSize", "").WithWitness(w))
+		} else if p.TotalSize == nil {
 			fs = append(fs, Breach(R("LT-RESP-7", "LT-RESP-6"), "page %d: totalSize is missing or not an integer; it is REQUIRED", p.N).WithWitness(w))
 		}
 		for _, t := range p.Tasks {
@@ -104,31 +219,27 @@ var _ = Register(Scenario{
 	Quote: `"The nextPageToken field MUST always be present in the response. When there are no more results to retrieve (i.e., this is the final page), the field MUST be set to an empty string ("")." (§3.1.4)`,
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
-		walkData(e)
-		for _, size := range []int{5, 23, 50} {
-			e.By("walk with pageSize %d to the end", size)
-			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
-			e.Report(CheckLastPage(h)...)
-		}
+		truth, ctx := walkData(e)
+		ws := seededWalks(e, ctx, []int{5, 23, 50})
+		e.Report(CheckLastPage(ws, CompareWalks(ws, truth))...)
 	},
 	BlackBox: func(e *Env) {
-		_, ctx := blackBoxData(e)
-		for _, size := range []int{3, 7, 50} {
-			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
-			e.Report(CheckLastPage(h)...)
+		w, probe, observed := e.judgeWalks()
+		e.Report(CheckLastPage(w.Probe, probe)...)
+		if len(w.Observed) > 0 {
+			e.Report(CheckLastPage(w.Observed, observed)...)
 		}
 	},
 })
 
-// CheckLastPage judges how a walk ended (LT-WALK-LAST-PAGE).
-func CheckLastPage(h History) []Finding {
-	if fs := EndFindings(h); len(fs) > 0 {
-		return fs
+// CheckLastPage judges how walks ended (LT-WALK-LAST-PAGE): nextPageToken
+// absent or null, a token that loops, or "" on a page while tasks remained.
+func CheckLastPage(walks []Walked, c Comparison) []Finding {
+	var fs []Finding
+	for _, w := range walks {
+		fs = append(fs, EndFindings(w.H, ownerLastPage)...)
 	}
-	if n := len(h.Pages); n == 0 || h.Pages[n-1].NextPageToken != "" || h.Pages[n-1].NextState() != a2aclient.NextString {
-		return []Finding{Breach(R("LT-RESP-3"), "the walk did not end on a page with nextPageToken \"\"")}
-	}
-	return nil
+	return append(fs, c.cutShortFindings(walks)...)
 }
 
 var _ = Register(Scenario{
@@ -161,8 +272,12 @@ func CheckEmpty(h History) []Finding {
 	} else if len(p.Tasks) != 0 {
 		fs = append(fs, Breach(R("LT-REQ-2", "LT-RESP-1"), "a listing for a context nobody used returned %d tasks (\"Array of tasks matching the specified criteria\")", len(p.Tasks)).WithWitness(w))
 	}
-	if p.NextState() != a2aclient.NextString || (p.NextPageToken != "" && len(p.Tasks) == 0) {
-		fs = append(fs, Breach(R("LT-RESP-2", "LT-RESP-3"), "the only page of an empty listing has nextPageToken %s, want \"\"", describeNext(p)).WithWitness(w))
+	switch {
+	case p.NextState() != a2aclient.NextString:
+		// An absent or null token is LT-WALK-LAST-PAGE's to judge.
+		fs = append(fs, Observe(R("LT-RESP-2"), "the empty listing has nextPageToken %s (judged by %s)", describeNext(p), ownerLastPage))
+	case p.NextPageToken != "" && len(p.Tasks) == 0:
+		fs = append(fs, Breach(R("LT-RESP-3"), "the only page of an empty listing has nextPageToken %s, want \"\"", describeNext(p)).WithWitness(w))
 	}
 	if p.TotalSize != nil && *p.TotalSize != 0 {
 		fs = append(fs, Breach(R("LT-RESP-6"), "totalSize is %d for a listing that matches nothing", *p.TotalSize).WithWitness(w))
@@ -200,27 +315,29 @@ var _ = Register(Scenario{
 	Quote: `"Implementations MUST return tasks sorted by their status timestamp time in descending order (most recently updated tasks first)." (§3.1.4)`,
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
-		walkData(e)
-		for _, size := range []int{1, 4, 100} {
-			e.By("walk with pageSize %d and check the timestamps never increase", size)
-			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
-			e.Report(CheckOrder(h)...)
-		}
+		_, ctx := walkData(e)
+		e.Report(CheckOrder(seededWalks(e, ctx, []int{1, 4, 100}))...)
 	},
 	BlackBox: func(e *Env) {
-		_, ctx := blackBoxData(e)
-		for _, size := range []int{2, 50} {
-			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 100, nil)
-			e.Report(CheckOrder(h)...)
+		w, probe, observed := e.judgeWalks()
+		distinct := probe.Distinct + observed.Distinct
+		if distinct < 2 {
+			e.Skip("order needs tasks with at least 2 distinct status timestamps; the probe set had %d and the existing tasks %d", probe.Distinct, observed.Distinct)
 		}
+		e.Note("order judged on %d distinct timestamps (probe %d, existing tasks %d)", distinct, probe.Distinct, observed.Distinct)
+		e.Report(CheckOrder(append(w.Probe, w.Observed...))...)
 	},
 })
 
-// CheckOrder judges the order of a walk (LT-WALK-ORDER).
-func CheckOrder(h History) []Finding {
-	c := CheckWalk(h, Truth{})
-	fs := WalkFindings(h, Truth{}, WalkCheck{OrderBreaks: c.OrderBreaks, NoTimestamp: c.NoTimestamp}, R("LT-OP-4"))
-	return append(EndFindings(h), fs...)
+// CheckOrder judges the order of walks (LT-WALK-ORDER).
+func CheckOrder(walks []Walked) []Finding {
+	var fs []Finding
+	for _, w := range walks {
+		c := CheckWalk(w.H, Truth{})
+		fs = append(fs, EndFindings(w.H, "LT-WALK-ORDER")...)
+		fs = append(fs, WalkFindings(w.H, Truth{}, WalkCheck{OrderBreaks: c.OrderBreaks, NoTimestamp: c.NoTimestamp}, R("LT-OP-4"))...)
+	}
+	return fs
 }
 
 var _ = Register(Scenario{
@@ -230,87 +347,73 @@ var _ = Register(Scenario{
 	Quote: `"The operation MUST return only tasks visible to the authenticated client and MUST use cursor-based pagination for performance and consistency." (§3.1.4); pageToken: "Provide this to retrieve the subsequent page."`,
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
-		truth := walkData(e)
-		for _, size := range []int{1, 2, 5, 22, 23, 24} {
-			e.By("walk with pageSize %d and compare the union of pages with the seeded set", size)
-			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
-			e.Report(CheckExact(h, truth)...)
-		}
+		truth, ctx := walkData(e)
+		ws := seededWalks(e, ctx, []int{1, 2, 5, 22, 23, 24})
+		e.Report(CheckExact(ws, CompareWalks(ws, truth))...)
 	},
 	BlackBox: func(e *Env) {
-		truth, ctx := blackBoxData(e)
-		for _, size := range []int{1, 3, 7} {
-			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
-			e.Report(CheckExact(h, truth)...)
+		w, probe, observed := e.judgeWalks()
+		if probe.Judged+observed.Judged == 0 {
+			e.Skip("no task to judge: the probe walks and the walks of existing tasks had no task in common range")
+		}
+		e.Report(CheckExact(w.Probe, probe)...)
+		if len(w.Observed) > 0 {
+			e.Report(CheckExact(w.Observed, observed)...)
 		}
 	},
 })
 
-// CheckExact judges a walk made with no writes against the truth
-// (LT-WALK-EXACT). Tasks with tied timestamps are left to LT-TIE-BOUNDARY.
-func CheckExact(h History, truth Truth) []Finding {
-	t := untied(truth)
-	c := CheckWalk(h, t)
-	c.OrderBreaks = nil
-	// Tied tasks are judged by the hardened tie scenario, not here.
-	var unexpected []string
-	for _, id := range c.Unexpected {
-		if _, tied := truth[id]; !tied {
-			unexpected = append(unexpected, id)
-		}
+// CheckExact judges walks made with no writes (LT-WALK-EXACT): every task
+// served exactly once. Misses at a tie that a page boundary splits are
+// LT-TIE-BOUNDARY's; a walk that ended too early is LT-WALK-LAST-PAGE's.
+func CheckExact(walks []Walked, c Comparison) []Finding {
+	var fs []Finding
+	for _, w := range walks {
+		fs = append(fs, EndFindings(w.H, ownerExact)...)
 	}
-	c.Unexpected = unexpected
-	return append(EndFindings(h), WalkFindings(h, t, c, R("LT-OP-4", "LT-RESP-3"))...)
+	return append(fs, c.exactFindings()...)
 }
 
 var _ = Register(Scenario{
 	ID: "LT-PAGE-SHORT", Area: "walk", Level: MUST, Checker: "CheckShortPages",
-	Title: "Pages may be short, never longer than pageSize; a short page is not the end unless nextPageToken is \"\"",
-	Reqs:  R("LT-PAGE-1", "LT-REQ-4", "LT-RESP-3"),
-	Quote: `pageSize: "The maximum number of tasks to return. The service may return fewer than this value." On the final page nextPageToken "MUST be set to an empty string" (§3.1.4)`,
+	Title: "Pages may be short, never longer than pageSize",
+	Reqs:  R("LT-PAGE-1", "LT-REQ-4"),
+	Quote: `pageSize: "The maximum number of tasks to return. The service may return fewer than this value." (proto)`,
 	Needs: []Capability{NeedControl},
 	Run: func(e *Env) {
-		truth := walkData(e)
-		for _, size := range []int{3, 7, 10} {
-			e.By("walk with pageSize %d, following every short page that carries a token", size)
-			h := e.Walk(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
-			e.Report(CheckShortPages(h, truth, size)...)
-		}
+		_, ctx := walkData(e)
+		e.Report(CheckShortPages(seededWalks(e, ctx, []int{3, 7, 10}))...)
 	},
 	BlackBox: func(e *Env) {
-		truth, ctx := blackBoxData(e)
-		for _, size := range []int{2, 3} {
-			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: ctx, PageSize: a2aclient.Ptr(size), HistoryLength: a2aclient.Ptr(0)}, 200, nil)
-			e.Report(CheckShortPages(h, truth, size)...)
-		}
+		w, _, _ := e.judgeWalks()
+		e.Report(CheckShortPages(append(w.Probe, w.Observed...))...)
 	},
 })
 
-// CheckShortPages judges page lengths against pageSize and whether a walk
-// that ended on a short page left tasks unserved (LT-PAGE-SHORT).
-func CheckShortPages(h History, truth Truth, size int) []Finding {
+// CheckShortPages judges page lengths against pageSize (LT-PAGE-SHORT):
+// longer pages break the proto's maximum; short pages are legal and noted.
+func CheckShortPages(walks []Walked) []Finding {
 	var fs []Finding
-	short := 0
-	for i, p := range h.Pages {
-		if len(p.Tasks) > size {
-			fs = append(fs, Breach(R("LT-REQ-4"), "page %d holds %d tasks, more than pageSize %d (\"The maximum number of tasks to return\")", p.N, len(p.Tasks), size).WithWitness(h.Witness(p.N)))
+	for _, w := range walks {
+		short := 0
+		for i, p := range w.H.Pages {
+			size := 0
+			if p.Request.PageSize != nil {
+				size = *p.Request.PageSize
+			}
+			if size > 0 && len(p.Tasks) > size {
+				fs = append(fs, Breach(R("LT-REQ-4"), "%s: page %d holds %d tasks, more than pageSize %d (\"The maximum number of tasks to return\")", w.Label, p.N, len(p.Tasks), size).
+					Of("overlong", w.Label).WithWitness(w.H.Witness(p.N)))
+			}
+			if size > 0 && len(p.Tasks) < size && i < len(w.H.Pages)-1 {
+				short++
+			}
 		}
-		if len(p.Tasks) < size && i < len(h.Pages)-1 {
-			short++
+		if short > 0 {
+			fs = append(fs, Observe(R("LT-PAGE-1"), "%s: %d short pages before the last; their tokens were followed", w.Label, short).Of("short", w.Label))
 		}
 	}
-	if short > 0 {
-		fs = append(fs, Observe(R("LT-PAGE-1"), "the server returned %d short pages before the last, and the walk followed their tokens", short))
-	}
-	if n := len(h.Pages); n > 0 && h.End == "" {
-		last := h.Pages[n-1]
-		c := CheckWalk(h, untied(truth))
-		if len(c.Missing) > 0 && len(last.Tasks) < size {
-			fs = append(fs, Breach(R("LT-RESP-3", "LT-PAGE-1"), "the walk ended on a short page (%d of %d) with nextPageToken \"\", but %d tasks were never served (%s)",
-				len(last.Tasks), size, len(c.Missing), strings.Join(first(c.Missing, 5), ", ")).WithWitness(h.Witness(last.N)))
-		}
-	}
-	return append(EndFindings(h), fs...)
+	return fs
 }
 
 func first(s []string, n int) []string {

@@ -17,6 +17,20 @@ type Between func(afterPage int, p a2aclient.Step) []Write
 // walk cannot go on (then History.End and EndFinding say why). maxPages
 // caps runaway walks. A transport failure aborts the scenario.
 func (e *Env) Walk(c *a2aclient.Client, req a2aclient.ListRequest, maxPages int, between Between) History {
+	return e.walk(c, req, maxPages, between, false)
+}
+
+// WalkUpTo walks at most maxPages pages of req and stops there without a
+// verdict: a deliberately partial walk (History.Bounded) of a listing that
+// may be longer, such as a server's existing tasks.
+func (e *Env) WalkUpTo(c *a2aclient.Client, req a2aclient.ListRequest, maxPages int) History {
+	return e.walk(c, req, maxPages, nil, true)
+}
+
+func (e *Env) walk(c *a2aclient.Client, req a2aclient.ListRequest, maxPages int, between Between, bounded bool) History {
+	if m := e.target.MaxPages; m > 0 && m < maxPages {
+		maxPages = m // the user's --max-pages bounds every walk
+	}
 	var h History
 	for st, err := range a2aclient.Walk(e.ctx, c, req, a2aclient.MaxPages(maxPages)) {
 		var stop *a2aclient.StopError
@@ -27,8 +41,12 @@ func (e *Env) Walk(c *a2aclient.Client, req a2aclient.ListRequest, maxPages int,
 			e.Check(stop.Err, fmt.Sprintf("ListTasks page %d", st.N))
 		}
 		h.Pages = append(h.Pages, st)
+		if stop != nil && stop.Kind == a2aclient.StopPageCap && bounded {
+			h.End, h.Bounded = fmt.Sprintf("stopped after %d pages (pagewalk's bound for this walk)", st.N), true
+			return h
+		}
 		if stop != nil {
-			h.End, h.EndFinding = e.classifyStop(h, stop)
+			h.End, h.EndFinding, h.Owner = e.classifyStop(h, stop)
 			return h
 		}
 		if between != nil && st.NextPageToken != "" {
@@ -38,12 +56,38 @@ func (e *Env) Walk(c *a2aclient.Client, req a2aclient.ListRequest, maxPages int,
 	return h
 }
 
-// classifyStop turns a walk that ended early into the reason and, where a
-// rule is broken, the finding. A walk that outgrows its page cap while still
+// The cases that own the rules a walk can break on its way: the end of the
+// listing (LT-RESP-2, LT-RESP-3), the shape of a reply (LT-RESP-7), and a
+// page token that does not retrieve the next page (LT-OP-4).
+const (
+	ownerLastPage = "LT-WALK-LAST-PAGE"
+	ownerShape    = "LT-WALK-SHAPE"
+	ownerExact    = "LT-WALK-EXACT"
+)
+
+// classifyStop turns a walk that ended early into the reason, the finding
+// where a rule is broken, and the case that owns that rule ("" for the
+// walking case itself). A walk that outgrows its page cap while still
 // serving new tasks is longer than the scenario's data (a filter ignored,
 // say): that is reported by the cases that own the filter, and here it only
 // stops the check.
-func (e *Env) classifyStop(h History, stop *a2aclient.StopError) (string, *Finding) {
+func (e *Env) classifyStop(h History, stop *a2aclient.StopError) (string, *Finding, string) {
+	end, f := e.stopFinding(h, stop)
+	owner := ""
+	switch stop.Kind {
+	case a2aclient.StopNextAbsent, a2aclient.StopNextNull, a2aclient.StopLoop, a2aclient.StopPageCap:
+		owner = ownerLastPage
+	case a2aclient.StopMalformed:
+		owner = ownerShape
+	case a2aclient.StopProtocolError:
+		if stop.Page > 1 {
+			owner = ownerExact
+		}
+	}
+	return end, f, owner
+}
+
+func (e *Env) stopFinding(h History, stop *a2aclient.StopError) (string, *Finding) {
 	n := stop.Page
 	var f Finding
 	switch stop.Kind {
@@ -81,7 +125,7 @@ func (e *Env) classifyStop(h History, stop *a2aclient.StopError) (string, *Findi
 				seenTask[t.ID] = p.N
 			}
 		}
-		e.Abortf("the walk did not reach nextPageToken \"\" within %d pages, serving %d distinct tasks: the listing is larger than this scenario's data (is a filter ignored?)", stop.MaxPages, len(seenTask))
+		e.Skip("the walk did not reach nextPageToken \"\" within %d pages, serving %d distinct tasks: the listing is larger than this case's data, so it cannot judge it (a filter ignored? the filter cases judge that)", stop.MaxPages, len(seenTask))
 	}
 	e.Abortf("walk stopped: %v", stop)
 	return "", nil

@@ -20,6 +20,7 @@ func blackBoxTarget(t *testing.T, faults ...string) *scenarios.Target {
 	if err != nil {
 		t.Fatal(err)
 	}
+	preseedViaControl(t, tg, 600, 1)
 	tg.Control, tg.Restart, tg.TokenTTL = nil, nil, 0
 	return tg
 }

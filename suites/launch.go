@@ -33,10 +33,11 @@ func ReferenceTarget(ctx context.Context, ref Reference, hc *http.Client) (*scen
 	}
 	t := &scenarios.Target{
 		HTTP: hc, Card: card,
-		Bindings:    []a2aclient.Binding{a2aclient.JSONRPC, a2aclient.HTTPJSON},
-		Principals:  []a2aclient.Principal{{Name: "alice", Token: "alice-token"}, {Name: "bob", Token: "bob-token"}},
-		OtherTenant: "tenant-b",
-		Control:     &a2aclient.Control{HTTP: hc, URL: card.ControlURL, Token: "ctl"},
+		Bindings:     []a2aclient.Binding{a2aclient.JSONRPC, a2aclient.HTTPJSON},
+		Principals:   []a2aclient.Principal{{Name: "alice", Token: "alice-token"}, {Name: "bob", Token: "bob-token"}},
+		OtherTenant:  "tenant-b",
+		ObserveTasks: scenarios.DefaultObserveTasks,
+		Control:      &a2aclient.Control{HTTP: hc, URL: card.ControlURL, Token: "ctl"},
 	}
 	t.Restart = func(ctx context.Context) (*a2aclient.Card, error) {
 		if err := ref.Restart(ctx); err != nil {

@@ -25,6 +25,11 @@ type InProcessReference struct {
 // StartInProcess starts the reference server on 127.0.0.1 with a file
 // database (so it can be restarted) and the control API on.
 func StartInProcess(faults ...string) (*InProcessReference, error) {
+	return StartInProcessWith(nil, faults...)
+}
+
+// StartInProcessWith is StartInProcess with extra reference options.
+func StartInProcessWith(extra []reference.Option, faults ...string) (*InProcessReference, error) {
 	dir, err := os.MkdirTemp("", "pagewalk-ref-")
 	if err != nil {
 		return nil, err
@@ -34,11 +39,12 @@ func StartInProcess(faults ...string) (*InProcessReference, error) {
 		reference.WithPrincipal("alice", "alice-token"),
 		reference.WithPrincipal("bob", "bob-token"),
 		reference.WithControlToken("ctl"),
-		reference.WithAllowReset(true), // the harness resets the whole store (scenarios/seed.go)
+		reference.WithAllowReset(true), // demo empties the store between its check and its load
 	}
 	for _, f := range faults {
 		opts = append(opts, reference.WithFaults(reference.Fault(f)))
 	}
+	opts = append(opts, extra...)
 	p := &InProcessReference{opts: opts, addr: "127.0.0.1:0", dir: dir}
 	if err := p.start(context.Background()); err != nil {
 		os.RemoveAll(dir)
@@ -76,13 +82,16 @@ func (p *InProcessReference) BaseURL(context.Context) (string, error) {
 }
 
 // Restart shuts the server down gracefully and starts it again on the same
-// address and database.
+// database, on a new port (as a restarted container gets one): the old
+// port may be taken by the time the server comes back, and a caller
+// follows the server by its base URL.
 func (p *InProcessReference) Restart(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.srv.Shutdown(ctx); err != nil {
 		return fmt.Errorf("in-process reference shutdown: %w", err)
 	}
+	p.addr = "127.0.0.1:0"
 	return p.start(ctx)
 }
 

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/pagewalk/pagewalk/reports"
 	"github.com/pagewalk/pagewalk/scenarios"
@@ -98,7 +99,10 @@ func Define(cfg Config) (*Suite, error) {
 				if name == "" {
 					name = "all"
 				}
-				It(fmt.Sprintf("%s [%s] %s", s.ID, name, s.Title), CaseLabels(s, name), func(ctx SpecContext) {
+				// The spec's location is the case, with its ID and the spec
+				// sentence it rests on, not a harness source line.
+				at := types.NewCustomCodeLocation(fmt.Sprintf("%s, %s: %s", s.ID, s.Checker, s.Quote))
+				It(fmt.Sprintf("%s [%s] %s", s.ID, name, s.Title), CaseLabels(s, name), at, func(ctx SpecContext) {
 					t := cfg.Target()
 					if b != "" && !declares(t, b) {
 						res := &scenarios.Result{ID: s.ID, Title: s.Title, Area: s.Area, Level: s.Level, Reqs: s.Reqs, Quote: s.Quote,
@@ -113,7 +117,7 @@ func Define(cfg Config) (*Suite, error) {
 					case res.Verdict == scenarios.Skipped:
 						Skip(res.Skip)
 					case cfg.Judgement.Failing(res.Verdict):
-						Fail(describe(res))
+						Fail(describe(res), 1)
 					case len(res.Findings) > 0:
 						GinkgoWriter.Println(describe(res))
 					}

@@ -146,7 +146,7 @@ func RunReference(ctx context.Context, opts ...Option) (*ReferenceContainer, err
 	}
 	// The same principals and control token as the in-process launcher, so
 	// ReferenceTarget describes either.
-	args := []string{"--db", "/data/pagewalk.db", "--control-token", "ctl", "--allow-reset",
+	args := []string{"--db", "/data/pagewalk.db", "--control-token", "ctl",
 		"--principal", "alice=alice-token", "--principal", "bob=bob-token"}
 	for _, f := range o.faults {
 		args = append(args, "--fault", f)
