@@ -64,6 +64,19 @@ clean:
 golden:
 	$(GO) test ./scenarios -run 'TestGoldenList|TestRequirementsDoc' -args -update
 
+# fuzz runs every fuzz target of the module, in every package, for FUZZTIME
+# each (go test -fuzz takes one target of one package at a time):
+#   make fuzz FUZZTIME=2m
+FUZZTIME ?= 10s
+.PHONY: fuzz
+fuzz:
+	@for pkg in $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$t for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
 # peer runs only the a2a-go peer test: build suites/peers/a2ago (a nested
 # module on the released SDK), check it black-box, compare with its
 # expected.yaml. Regenerate that file with
