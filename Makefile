@@ -64,6 +64,19 @@ clean:
 golden:
 	$(GO) test ./scenarios -run 'TestGoldenList|TestRequirementsDoc' -args -update
 
+# fuzz runs every fuzz target of the module, in every package, for FUZZTIME
+# each (go test -fuzz takes one target of one package at a time):
+#   make fuzz FUZZTIME=2m
+FUZZTIME ?= 10s
+.PHONY: fuzz
+fuzz:
+	@for pkg in $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$t for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
 # peer runs only the a2a-go peer test: build suites/peers/a2ago (a nested
 # module on the released SDK), check it black-box, compare with its
 # expected.yaml. Regenerate that file with
@@ -79,16 +92,3 @@ SOAK ?= 60s
 .PHONY: soak
 soak:
 	PAGEWALK_SOAK=$(SOAK) $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 0 ./suites/soak/
-
-# fuzz runs every Fuzz* target of the module, one at a time (go test -fuzz
-# takes one), for FUZZTIME each, from the committed seed corpora
-# (testdata/fuzz/) and the local cache. docs/reliability.md records runs.
-FUZZTIME ?= 30s
-.PHONY: fuzz
-fuzz:
-	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
-		for name in $$(grep -h '^func Fuzz' $$dir/*_test.go | sed 's/^func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
-			echo "== $$dir $$name"; \
-			$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$dir; \
-		done; \
-	done

@@ -29,6 +29,9 @@ func (s *Server) sendMessage(ctx context.Context, rc *reqInfo, src paramSource, 
 	if !ok {
 		return nil, invalidParam("message", "is required")
 	}
+	if !validJSONText(msgRaw) {
+		return nil, invalidUTF8("message")
+	}
 	var m struct {
 		MessageID string          `json:"messageId"`
 		ContextID string          `json:"contextId"`
@@ -57,7 +60,7 @@ func (s *Server) sendMessage(ctx context.Context, rc *reqInfo, src paramSource, 
 	} else {
 		cfg = jsonParams{}
 	}
-	hl, hset, e := parseHistoryAs(cfg, s.b, "configuration.historyLength")
+	hl, hset, e := parseHistoryAs(cfg, s.seams.params, "configuration.historyLength")
 	if e != nil {
 		return nil, e
 	}
@@ -90,7 +93,7 @@ func (s *Server) sendMessage(ctx context.Context, rc *reqInfo, src paramSource, 
 	if m.TaskID != "" {
 		r, err := s.store.Get(ctx, rc.principal, tenant, m.TaskID)
 		if err != nil {
-			return nil, s.rpcErr(err)
+			return nil, asError(err)
 		}
 		if r.State.Terminal() {
 			return nil, &Error{Kind: KindUnsupportedOperation, Field: "message.taskId",
@@ -100,7 +103,7 @@ func (s *Server) sendMessage(ctx context.Context, rc *reqInfo, src paramSource, 
 			return nil, invalidParam("message.contextId", "task %s belongs to context %s, not %s", m.TaskID, r.ContextID, m.ContextID)
 		}
 		if err := s.store.Update(ctx, r.ID, state, now, msgs, arts); err != nil {
-			return nil, s.rpcErr(err)
+			return nil, asError(err)
 		}
 		id = r.ID
 	} else {
@@ -110,11 +113,11 @@ func (s *Server) sendMessage(ctx context.Context, rc *reqInfo, src paramSource, 
 		}
 		v7, err := uuid.NewV7()
 		if err != nil {
-			return nil, s.rpcErr(err)
+			return nil, asError(err)
 		}
 		id = v7.String()
 		if err := s.store.Create(ctx, taskRow{ID: id, Owner: rc.principal, Tenant: tenant, ContextID: ctxID, State: state, TS: now}, msgs, arts); err != nil {
-			return nil, s.rpcErr(err)
+			return nil, asError(err)
 		}
 	}
 	t, err := s.getTask(ctx, rc, GetParams{Tenant: tenant, ID: id, HistoryLength: hl, HistorySet: hset})

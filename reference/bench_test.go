@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -30,7 +31,7 @@ func seedGenerate(tb testing.TB, s *Server, n int, prefix string) {
 }
 
 func benchServer(tb testing.TB, db string) *Server {
-	s, err := New(WithDB(db), WithPrincipal("alice", "alice-token"), WithPrincipal("bob", "bob-token"), WithControlToken("ctl"))
+	s, err := New(context.Background(), WithDB(db), WithPrincipal("alice", "alice-token"), WithPrincipal("bob", "bob-token"), WithControlToken("ctl"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func depthServer(b *testing.B) *Server {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := New(WithDB(filepath.Join(dir, "depth.db")), WithPrincipal("alice", "alice-token"), WithControlToken("ctl"))
+		s, err := New(context.Background(), WithDB(filepath.Join(dir, "depth.db")), WithPrincipal("alice", "alice-token"), WithControlToken("ctl"))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -72,14 +73,12 @@ func depthServer(b *testing.B) *Server {
 	return depthStore.s
 }
 
-// TestMain removes the shared benchmark store.
-func TestMain(m *testing.M) {
-	code := m.Run()
+// cleanupBench removes the shared benchmark store (TestMain calls it).
+func cleanupBench() {
 	if depthStore.s != nil {
 		depthStore.s.Close()
 		os.RemoveAll(depthStore.dir)
 	}
-	os.Exit(code)
 }
 
 // pageRequest builds the JSON-RPC ListTasks request for page depth (1 is
@@ -95,7 +94,7 @@ func pageRequest(b *testing.B, s *Server, depth int) []byte {
 		if err != nil {
 			b.Fatal(err)
 		}
-		params["pageToken"] = s.b.codec.Encode(Claims{TS: ts, ID: id, Offset: int64((depth - 1) * 100), Principal: "alice",
+		params["pageToken"] = s.seams.codec.Encode(Claims{Cursor: keysetCursor(taskRow{TS: ts, ID: id}), Principal: "alice",
 			FilterHash: p.filterHash(), Expires: s.now() + 3600e6, TotalSize: depthStoreTasks}, s.keys)
 	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": params})

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -37,9 +38,13 @@ func (s *Server) controlHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := info(r)
 		rc.binding, rc.method = "control", r.Method+" "+r.URL.Path
-		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if e := singleHeaders(r, "Authorization"); e != nil {
+			s.writeRESTError(w, rc, e, 0)
+			return
+		}
+		tok, _ := bearerToken(r)
 		if subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.controlToken)) != 1 {
-			s.writeRESTError(w, rc, &Error{Kind: KindUnauthenticated, Message: "Authorization: the control API needs its own bearer token (--control-token)"}, 0)
+			s.writeRESTError(w, rc, &Error{Kind: KindUnauthenticated, Message: "Authorization: the control API needs its own bearer token (the server's control token)"}, 0)
 			return
 		}
 		if _, pattern := mux.Handler(r); pattern == "" {
@@ -53,9 +58,12 @@ func (s *Server) controlHandler() http.Handler {
 // decodeStrict decodes a JSON body, rejecting unknown fields so that a typo
 // is an error rather than a silently ignored option.
 func decodeStrict(r *http.Request, v any) *Error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, 256<<20))
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
-		return &Error{Kind: KindInvalidRequest, Message: "body: " + err.Error()}
+		return &Error{Kind: KindInvalidRequest, Field: "body", Message: "body: " + err.Error()}
+	}
+	if len(body) > maxBody {
+		return invalidParam("body", "larger than %d bytes", maxBody)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
@@ -81,7 +89,7 @@ func (s *Server) controlInfo(w http.ResponseWriter, r *http.Request) {
 		Principals:      s.cfg.principalNames,
 		DefaultPageSize: DefaultPageSize,
 		MaxPageSize:     MaxPageSize,
-		UnscopedReset:   true,
+		UnscopedReset:   s.cfg.allowReset,
 	})
 }
 
@@ -94,131 +102,222 @@ func (s *Server) knownPrincipal(name string) bool {
 	return false
 }
 
+// maxSeedBody bounds one seed request's body. The body is decoded as a
+// stream, so memory does not grow with it.
+const maxSeedBody = 1 << 30
+
 func (s *Server) controlSeed(w http.ResponseWriter, r *http.Request) {
 	rc := info(r)
-	var req controlapi.SeedRequest
-	if e := decodeStrict(r, &req); e != nil {
-		s.writeRESTError(w, rc, e, 0)
-		return
-	}
-	tasks, e := s.seedTasks(req)
-	if e != nil {
-		s.writeRESTError(w, rc, e, 0)
-		return
-	}
 	start := time.Now()
-	if err := s.store.Insert(r.Context(), tasks); err != nil {
+	sw, err := s.store.beginSeed(r.Context())
+	if err != nil {
 		s.writeRESTError(w, rc, asError(err), 0)
 		return
 	}
-	took := time.Since(start)
-	rc.rows = len(tasks)
-	writeJSON(w, http.StatusOK, "application/json", controlapi.SeedReply{Inserted: len(tasks), TookMicros: took.Microseconds()})
+	defer sw.rollback()
+	n, err := s.streamSeed(r.Context(), http.MaxBytesReader(w, r.Body, maxSeedBody), sw)
+	if err == nil {
+		err = sw.commit(r.Context())
+	}
+	if err != nil {
+		s.writeRESTError(w, rc, asError(err), 0)
+		return
+	}
+	rc.rows = n
+	writeJSON(w, http.StatusOK, "application/json", controlapi.SeedReply{Inserted: n, TookMicros: time.Since(start).Microseconds()})
 }
 
-// seedTasks validates a seed request completely before anything is written.
-func (s *Server) seedTasks(req controlapi.SeedRequest) ([]SeedTask, *Error) {
+// streamSeed decodes a seed request (controlapi.SeedRequest) token by
+// token and hands each task to sw as soon as it is valid, so that only one
+// task and one batch are in memory whatever the body's size. A bad task
+// ends the request with an error naming it; the caller then rolls the whole
+// transaction back, so a seed is still all or nothing.
+func (s *Server) streamSeed(ctx context.Context, body io.Reader, sw *seedWriter) (int, error) {
 	now := s.now()
-	n := len(req.Tasks)
-	if req.Generate != nil {
-		n += req.Generate.Count
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return 0, invalidParam("tasks", "give tasks or generate; nothing to seed")
 	}
-	if req.Generate != nil && req.Generate.Count < 1 {
-		return nil, invalidParam("generate.count", "must be at least 1, got %d", req.Generate.Count)
+	if err != nil {
+		return 0, bodyError("body", err)
 	}
-	if n == 0 {
-		return nil, invalidParam("tasks", "give tasks or generate; nothing to seed")
+	if tok != json.Delim('{') {
+		return 0, invalidParam("body", "must be a JSON object (controlapi.SeedRequest)")
 	}
-	if n > MaxSeedTasks {
-		return nil, invalidParam("tasks", "at most %d tasks per request, got %d; split the seed into batches", MaxSeedTasks, n)
-	}
-	out := make([]SeedTask, 0, n)
-	seen := make(map[string]bool, len(req.Tasks))
-	for i, t := range req.Tasks {
-		f := func(name string) string { return fmt.Sprintf("tasks[%d].%s", i, name) }
-		st := SeedTask{ID: t.ID, Owner: t.Owner, Tenant: t.Tenant, ContextID: t.ContextID, History: t.HistoryMessages, Artifacts: t.Artifacts, TS: now}
-		if st.ID == "" {
-			return nil, invalidParam(f("id"), "is required")
+	explicit, generated := 0, 0
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return 0, bodyError("body", err)
 		}
-		if seen[st.ID] {
-			return nil, invalidParam(f("id"), "%q appears twice in this request", st.ID)
-		}
-		seen[st.ID] = true
-		if !s.knownPrincipal(t.Owner) {
-			return nil, invalidParam(f("owner"), "%q is not a principal of this server (known: %s)", t.Owner, strings.Join(s.cfg.principalNames, ", "))
-		}
-		if st.ContextID == "" {
-			st.ContextID = "default"
-		}
-		state, ok := ParseState(t.State)
-		if !ok || state == StateUnspecified {
-			return nil, invalidParam(f("state"), "must be a TaskState name other than TASK_STATE_UNSPECIFIED, got %q", t.State)
-		}
-		st.State = state
-		switch {
-		case t.TimestampMicros != nil && t.Timestamp != "":
-			return nil, invalidParam(f("timestamp"), "give timestampMicros or timestamp, not both")
-		case t.TimestampMicros != nil:
-			st.TS = *t.TimestampMicros
-		case t.Timestamp != "":
-			us, err := ParseTimestamp(t.Timestamp)
+		switch key, _ := tok.(string); key {
+		case "tasks":
+			tok, err := dec.Token()
 			if err != nil {
-				return nil, invalidParam(f("timestamp"), "must be RFC 3339, got %q", t.Timestamp)
+				return 0, bodyError("tasks", err)
 			}
-			st.TS = us
-		}
-		if e := checkCounts(f, t.HistoryMessages, t.Artifacts); e != nil {
-			return nil, e
-		}
-		out = append(out, st)
-	}
-	if g := req.Generate; g != nil {
-		f := func(name string) string { return "generate." + name }
-		if g.Count < 1 {
-			return nil, invalidParam(f("count"), "must be at least 1, got %d", g.Count)
-		}
-		if !s.knownPrincipal(g.Owner) {
-			return nil, invalidParam(f("owner"), "%q is not a principal of this server (known: %s)", g.Owner, strings.Join(s.cfg.principalNames, ", "))
-		}
-		if e := checkCounts(f, g.HistoryMessages, g.Artifacts); e != nil {
-			return nil, e
-		}
-		ctxs := g.ContextIDs
-		if len(ctxs) == 0 {
-			ctxs = []string{"default"}
-		}
-		states := make([]State, 0, len(g.States))
-		for j, name := range g.States {
-			st, ok := ParseState(name)
-			if !ok || st == StateUnspecified {
-				return nil, invalidParam(fmt.Sprintf("generate.states[%d]", j), "must be a TaskState name other than TASK_STATE_UNSPECIFIED, got %q", name)
+			if tok == nil {
+				continue
 			}
-			states = append(states, st)
-		}
-		if len(states) == 0 {
-			states = []State{StateCompleted}
-		}
-		start, step := now, int64(-1000)
-		if g.StartMicros != nil {
-			start = *g.StartMicros
-		}
-		if g.StepMicros != nil {
-			step = *g.StepMicros
-		}
-		prefix := g.IDPrefix
-		if prefix == "" {
-			prefix = "g-"
-		}
-		for i := 0; i < g.Count; i++ {
-			id := fmt.Sprintf("%s%08d", prefix, i)
-			if seen[id] {
-				return nil, invalidParam(f("idPrefix"), "generated id %q collides with tasks[]", id)
+			if tok != json.Delim('[') {
+				return 0, invalidParam("tasks", "must be an array of tasks, got %v", tok)
 			}
-			out = append(out, SeedTask{ID: id, Owner: g.Owner, Tenant: g.Tenant, ContextID: ctxs[i%len(ctxs)],
-				State: states[i%len(states)], TS: start + int64(i)*step, History: g.HistoryMessages, Artifacts: g.Artifacts})
+			for dec.More() {
+				name := fmt.Sprintf("tasks[%d]", explicit)
+				var t controlapi.SeedTask
+				if err := dec.Decode(&t); err != nil {
+					return 0, bodyError(name, err)
+				}
+				if explicit++; explicit+generated > MaxSeedTasks {
+					return 0, tooManySeedTasks(explicit + generated)
+				}
+				st, e := s.seedTask(name, t, now)
+				if e != nil {
+					return 0, e
+				}
+				if err := sw.add(ctx, st, name+".id"); err != nil {
+					return 0, err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return 0, bodyError("tasks", err)
+			}
+		case "generate":
+			var g controlapi.Generate
+			if err := dec.Decode(&g); err != nil {
+				return 0, bodyError("generate", err)
+			}
+			if generated > 0 {
+				return 0, invalidParam("generate", "given twice")
+			}
+			n, err := s.generateSeed(ctx, g, explicit, now, sw)
+			if err != nil {
+				return 0, err
+			}
+			generated = n
+		default:
+			return 0, invalidParam(key, "json: unknown field %q", key)
 		}
 	}
-	return out, nil
+	if _, err := dec.Token(); err != nil {
+		return 0, bodyError("body", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return 0, invalidParam("body", "unexpected data after the JSON object")
+	}
+	if explicit+generated == 0 {
+		return 0, invalidParam("tasks", "give tasks or generate; nothing to seed")
+	}
+	return explicit + generated, nil
+}
+
+func tooManySeedTasks(n int) *Error {
+	return invalidParam("tasks", "at most %d tasks per request, got %d or more; split the seed into batches", MaxSeedTasks, n)
+}
+
+// bodyError names the field at fault in a decoding error under prefix.
+func bodyError(prefix string, err error) *Error {
+	var ute *json.UnmarshalTypeError
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return invalidParam("body", "larger than %d bytes; split the seed into batches", mbe.Limit)
+	case errors.As(err, &ute) && ute.Field != "":
+		return invalidParam(prefix+"."+ute.Field, "%v", err)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return invalidParam(prefix+"."+strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "%v", err)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return invalidParam(prefix, "the body ends early: %v", err)
+	}
+	return invalidParam(prefix, "%v", err)
+}
+
+// seedTask validates one explicit seed task; name is its field
+// (tasks[3]).
+func (s *Server) seedTask(name string, t controlapi.SeedTask, now int64) (SeedTask, *Error) {
+	f := func(field string) string { return name + "." + field }
+	st := SeedTask{ID: t.ID, Owner: t.Owner, Tenant: t.Tenant, ContextID: t.ContextID, History: t.HistoryMessages, Artifacts: t.Artifacts, TS: now}
+	if st.ID == "" {
+		return st, invalidParam(f("id"), "is required")
+	}
+	if !s.knownPrincipal(t.Owner) {
+		return st, invalidParam(f("owner"), "%q is not a principal of this server (known: %s)", t.Owner, strings.Join(s.cfg.principalNames, ", "))
+	}
+	if st.ContextID == "" {
+		st.ContextID = "default"
+	}
+	state, ok := ParseState(t.State)
+	if !ok || state == StateUnspecified {
+		return st, invalidParam(f("state"), "must be a TaskState name other than TASK_STATE_UNSPECIFIED, got %q", t.State)
+	}
+	st.State = state
+	switch {
+	case t.TimestampMicros != nil && t.Timestamp != "":
+		return st, invalidParam(f("timestamp"), "give timestampMicros or timestamp, not both")
+	case t.TimestampMicros != nil:
+		st.TS = *t.TimestampMicros
+	case t.Timestamp != "":
+		us, err := ParseTimestamp(t.Timestamp)
+		if err != nil {
+			return st, invalidParam(f("timestamp"), "must be RFC 3339, got %q", t.Timestamp)
+		}
+		st.TS = us
+	}
+	return st, checkCounts(f, t.HistoryMessages, t.Artifacts)
+}
+
+// generateSeed validates a generate request and hands its tasks to sw one
+// at a time; explicit is the number of explicit tasks already seen.
+func (s *Server) generateSeed(ctx context.Context, g controlapi.Generate, explicit int, now int64, sw *seedWriter) (int, error) {
+	f := func(name string) string { return "generate." + name }
+	if g.Count < 1 {
+		return 0, invalidParam(f("count"), "must be at least 1, got %d", g.Count)
+	}
+	if explicit+g.Count > MaxSeedTasks {
+		return 0, tooManySeedTasks(explicit + g.Count)
+	}
+	if !s.knownPrincipal(g.Owner) {
+		return 0, invalidParam(f("owner"), "%q is not a principal of this server (known: %s)", g.Owner, strings.Join(s.cfg.principalNames, ", "))
+	}
+	if e := checkCounts(f, g.HistoryMessages, g.Artifacts); e != nil {
+		return 0, e
+	}
+	ctxs := g.ContextIDs
+	if len(ctxs) == 0 {
+		ctxs = []string{"default"}
+	}
+	states := make([]State, 0, len(g.States))
+	for j, name := range g.States {
+		st, ok := ParseState(name)
+		if !ok || st == StateUnspecified {
+			return 0, invalidParam(fmt.Sprintf("generate.states[%d]", j), "must be a TaskState name other than TASK_STATE_UNSPECIFIED, got %q", name)
+		}
+		states = append(states, st)
+	}
+	if len(states) == 0 {
+		states = []State{StateCompleted}
+	}
+	start, step := now, int64(-1000)
+	if g.StartMicros != nil {
+		start = *g.StartMicros
+	}
+	if g.StepMicros != nil {
+		step = *g.StepMicros
+	}
+	prefix := g.IDPrefix
+	if prefix == "" {
+		prefix = "g-"
+	}
+	for i := 0; i < g.Count; i++ {
+		t := SeedTask{ID: fmt.Sprintf("%s%08d", prefix, i), Owner: g.Owner, Tenant: g.Tenant, ContextID: ctxs[i%len(ctxs)],
+			State: states[i%len(states)], TS: start + int64(i)*step, History: g.HistoryMessages, Artifacts: g.Artifacts}
+		if err := sw.add(ctx, t, f("idPrefix")); err != nil {
+			return 0, err
+		}
+	}
+	return g.Count, nil
 }
 
 func checkCounts(f func(string) string, history, artifacts int) *Error {
@@ -354,6 +453,10 @@ func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
 	case req.All && (req.IDPrefix != "" || len(req.ContextIDs) > 0):
 		s.writeRESTError(w, rc, invalidParam("all", "give all, or idPrefix and/or contextIds, not both"), 0)
 		return
+	case req.All && !s.cfg.allowReset:
+		s.writeRESTError(w, rc, &Error{Kind: KindPermissionDenied, Field: "all",
+			Message: "all: this server does not allow a reset of the whole store (it was not started with --allow-reset); name what to delete with idPrefix or contextIds"}, 0)
+		return
 	case req.All:
 		n, err = s.store.Reset(r.Context())
 	case req.IDPrefix == "" && len(req.ContextIDs) == 0:
@@ -370,7 +473,7 @@ func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) controlRotate(w http.ResponseWriter, r *http.Request) {
-	if err := s.keys.Rotate(s.now()); err != nil {
+	if err := s.keys.Rotate(r.Context(), s.now()); err != nil {
 		s.writeRESTError(w, info(r), asError(err), 0)
 		return
 	}

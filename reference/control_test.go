@@ -1,7 +1,9 @@
 package reference
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -86,14 +88,27 @@ func TestControlMoveAndClock(t *testing.T) {
 	if got, _ := ts.walk("alice-token", nil); len(got) != len(before) {
 		t.Errorf("a scoped reset touched other tasks: %d before, %d after", len(before), len(got))
 	}
-	// Reset all empties the store.
-	ts.control("POST", "/reset", map[string]any{"all": true})
-	if got, _ := ts.walk("alice-token", nil); len(got) != 0 {
-		t.Errorf("after reset: %v", got)
+	// Reset all is refused unless the server allows it, and /info says so.
+	if r := ts.do("POST", "/control/reset", "ctl", `{"all":true}`); r.Code != 403 || r.fieldViolation() != "all" {
+		t.Errorf("reset all without WithAllowReset: %s, want 403 naming all", r)
+	}
+	if got, _ := ts.walk("alice-token", nil); len(got) != len(before) {
+		t.Errorf("a refused reset deleted tasks: %d left of %d", len(got), len(before))
 	}
 	info := ts.control("GET", "/info", nil)
-	if info.JSON["tokenTtlSeconds"] != json.Number("600") {
+	if info.JSON["tokenTtlSeconds"] != json.Number("600") || info.JSON["unscopedReset"] != nil {
 		t.Errorf("info: %s", info)
+	}
+	allowing := newTestServer(t, WithAllowReset(true))
+	allowing.seed(task("a", "alice", 1), task("b", "bob", 1))
+	if c := allowing.control("POST", "/reset", map[string]any{"all": true}); c.JSON["deleted"] != json.Number("2") {
+		t.Errorf("reset all with WithAllowReset: %s", c)
+	}
+	if got, _ := allowing.walk("alice-token", nil); len(got) != 0 {
+		t.Errorf("after reset: %v", got)
+	}
+	if info := allowing.control("GET", "/info", nil); info.JSON["unscopedReset"] != true {
+		t.Errorf("info with WithAllowReset: %s", info)
 	}
 	if r := ts.do("GET", "/control/nothing", "ctl", nil); r.Code != 404 {
 		t.Errorf("unknown control path: %s", r)
@@ -104,14 +119,16 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestFaultNames(t *testing.T) {
 	for _, f := range Faults() {
-		s, err := New(WithPrincipal("a", "b"), WithFaults(f.Name))
+		s, err := New(context.Background(), WithPrincipal("a", "b"), WithFaults(f.Name))
 		if err != nil {
 			t.Errorf("%s: %v", f.Name, err)
 			continue
 		}
 		s.Close()
 	}
-	if _, err := New(WithPrincipal("a", "b"), WithFaults("made-up")); err == nil || !strings.Contains(err.Error(), "--fault") {
-		t.Errorf("unknown fault: %v", err)
+	_, err := New(context.Background(), WithPrincipal("a", "b"), WithFaults("made-up"))
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "fault" || !strings.Contains(pe.Msg, "made-up") {
+		t.Errorf("unknown fault: %v, want a ParamError naming fault", err)
 	}
 }

@@ -25,6 +25,9 @@ const (
 	KindVersionNotSupported
 	KindUnauthenticated
 	KindRateLimited
+	// KindPermissionDenied is a control API refusal of an operation the
+	// server was not started to allow.
+	KindPermissionDenied
 )
 
 type kindInfo struct {
@@ -49,6 +52,8 @@ var kinds = map[ErrorKind]kindInfo{
 	// server error code not taken by A2A's -32001..-32099 range.
 	KindUnauthenticated: {-32000, http.StatusUnauthorized, "UNAUTHENTICATED", "UNAUTHENTICATED"},
 	KindRateLimited:     {-32000, http.StatusTooManyRequests, "RESOURCE_EXHAUSTED", "RATE_LIMITED"},
+	// Only the control API (HTTP) returns it.
+	KindPermissionDenied: {-32000, http.StatusForbidden, "PERMISSION_DENIED", ""},
 }
 
 // TokenErrorKind classifies a rejected page token, for the message and the
@@ -138,4 +143,19 @@ func asError(err error) *Error {
 		return e
 	}
 	return &Error{Kind: KindInternal, Message: "internal error", cause: err}
+}
+
+// ParamError is bad input for a named parameter of the library: an Option,
+// New or Listen. The library names the parameter ("addr", "token-ttl"); a
+// command line shows it as its flag (--addr).
+type ParamError struct {
+	Param string
+	Msg   string
+}
+
+// Error renders "param: message".
+func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
+
+func paramErr(param, format string, args ...any) error {
+	return &ParamError{Param: param, Msg: fmt.Sprintf(format, args...)}
 }

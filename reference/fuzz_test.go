@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -22,7 +23,7 @@ func FuzzHandlers(f *testing.F) {
 		f.Add(s, "pageSize=2&historyLength=1&status=TASK_STATE_COMPLETED")
 	}
 	f.Add("", "pageToken=%ZZ&includeArtifacts=maybe")
-	s, err := New(WithPrincipal("alice", "alice-token"), WithControlToken("ctl"))
+	s, err := New(context.Background(), WithPrincipal("alice", "alice-token"), WithControlToken("ctl"))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -2,17 +2,26 @@ package reference
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 )
 
 // ts is a fixed base instant for seeded timestamps (2027-01-15T08:00:00Z).
 const ts0 int64 = 1_800_000_000_000_000
+
+// TestMain runs the tests, then removes the shared benchmark store.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cleanupBench()
+	os.Exit(code)
+}
 
 type testServer struct {
 	t *testing.T
@@ -22,7 +31,7 @@ type testServer struct {
 func newTestServer(t *testing.T, opts ...Option) *testServer {
 	t.Helper()
 	base := []Option{WithPrincipal("alice", "alice-token"), WithPrincipal("bob", "bob-token"), WithControlToken("ctl")}
-	s, err := New(append(base, opts...)...)
+	s, err := New(context.Background(), append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

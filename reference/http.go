@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -50,7 +51,27 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("/control/", s.controlHandler())
 	}
 	mux.HandleFunc("/", s.serveREST)
-	return s.logRequests(mux)
+	return s.logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// ServeMux would answer an unclean path (//, /./, /../) with a
+		// redirect to its clean form; a client following it would send its
+		// request somewhere it did not ask for. No A2A path is unclean.
+		if !cleanPath(r.URL.Path) {
+			s.writeRESTError(w, info(r), &Error{Kind: KindMethodNotFound, Message: "no A2A operation at " + r.URL.Path +
+				": a path must not hold empty, . or .. segments"}, http.StatusNotFound)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
+}
+
+// cleanPath reports whether p is in the form path.Clean gives it (a
+// trailing slash aside).
+func cleanPath(p string) bool {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
 }
 
 type statusWriter struct {
@@ -74,12 +95,22 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 // logRequests writes one structured line per request: principal, method,
 // rows and token error kind.
+//
+// It also detaches the request from its client's cancellation: a request
+// the server has started runs to its end. net/http cancels a request's
+// context as soon as the client closes its side of the connection, and a
+// client that half-closes (shutdown(SHUT_WR) after a complete request)
+// still reads the reply; cancelling would turn its request into a server
+// error. Each request's work is bounded (a page, one task, one seed
+// transaction whose body read fails if the client is gone), and the
+// server's read and write timeouts bound the connection.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rc := &reqInfo{}
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), ctxKey{}, rc)))
+		ctx := context.WithValue(context.WithoutCancel(r.Context()), ctxKey{}, rc)
+		next.ServeHTTP(sw, r.WithContext(ctx))
 		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 			return // no line to write: skip building it
 		}
@@ -110,9 +141,11 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 // admit authenticates the caller, checks the A2A-Version service parameter
 // and applies the per-principal rate limit.
 func (s *Server) admit(r *http.Request, rc *reqInfo) *Error {
-	auth := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(auth, "Bearer ")
-	if !ok || tok == "" {
+	if e := singleHeaders(r, "Authorization", "A2A-Version"); e != nil {
+		return e
+	}
+	tok, ok := bearerToken(r)
+	if !ok {
 		return &Error{Kind: KindUnauthenticated, Message: "Authorization: a bearer token is required (Authorization: Bearer TOKEN)"}
 	}
 	name, ok := s.cfg.principals[tok]
@@ -145,6 +178,29 @@ func (s *Server) admit(r *http.Request, rc *reqInfo) *Error {
 	return nil
 }
 
+// singleHeaders refuses a request that gives one of the named headers more
+// than once: with two Authorization headers, which principal is calling is
+// ambiguous, and the server must not pick one.
+func singleHeaders(r *http.Request, names ...string) *Error {
+	for _, name := range names {
+		if n := len(r.Header.Values(name)); n > 1 {
+			return &Error{Kind: KindInvalidRequest, Field: name,
+				Message: fmt.Sprintf("%s: header given %d times; send it once", name, n)}
+		}
+	}
+	return nil
+}
+
+// bearerToken returns the token of an "Authorization: Bearer TOKEN" header
+// (the scheme is case-insensitive, RFC 7235).
+func bearerToken(r *http.Request) (string, bool) {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return "", false
+	}
+	return tok, true
+}
+
 // SupportedVersion is the only A2A protocol version the server speaks.
 const SupportedVersion = "1.0"
 
@@ -154,7 +210,18 @@ const SupportedVersion = "1.0"
 func checkVersion(r *http.Request) *Error {
 	v := strings.TrimSpace(r.Header.Get("A2A-Version"))
 	if v == "" {
-		v = strings.TrimSpace(r.URL.Query().Get("A2A-Version"))
+		q, e := parseQuery(r.URL.RawQuery)
+		if e != nil {
+			return e
+		}
+		vs := q["A2A-Version"]
+		if len(vs) > 1 {
+			return &Error{Kind: KindInvalidRequest, Field: "A2A-Version",
+				Message: fmt.Sprintf("A2A-Version: request parameter given %d times; give it once", len(vs))}
+		}
+		if len(vs) == 1 {
+			v = strings.TrimSpace(vs[0])
+		}
 	}
 	given := v
 	if v == "" {
@@ -183,12 +250,12 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
-		s.writeRPCError(w, rc, nil, &Error{Kind: KindInvalidRequest, Message: "request body: " + err.Error()}, 0)
+		s.writeRPCError(w, rc, nil, &Error{Kind: KindInvalidRequest, Field: "body", Message: "body: " + err.Error()}, 0)
 		return
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
-		s.writeRPCError(w, rc, nil, &Error{Kind: KindInvalidRequest, Message: "batch requests are not supported; send one request per call"}, 0)
+		s.writeRPCError(w, rc, nil, &Error{Kind: KindInvalidRequest, Field: "body", Message: "body: batch requests are not supported; send one request per call"}, 0)
 		return
 	}
 	var req struct {
@@ -198,12 +265,16 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		Params  json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		s.writeRPCError(w, rc, nil, &Error{Kind: KindParse, Message: "parse error: " + err.Error()}, 0)
+		s.writeRPCError(w, rc, nil, &Error{Kind: KindParse, Field: "body", Message: "body: parse error: not a JSON object: " + err.Error()}, 0)
 		return
 	}
 	id := req.ID
 	if len(id) > 0 && id[0] != '"' && id[0] != 'n' && (id[0] < '0' || id[0] > '9') && id[0] != '-' {
 		s.writeRPCError(w, rc, nil, &Error{Kind: KindInvalidRequest, Message: "id: must be a string, a number or null"}, 0)
+		return
+	}
+	if !validJSONText(id) {
+		s.writeRPCError(w, rc, nil, &Error{Kind: KindInvalidRequest, Message: "id: must be valid UTF-8"}, 0)
 		return
 	}
 	var method string
@@ -222,7 +293,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	params, e := parseJSONParams(req.Params)
 	if e != nil {
-		s.writeRPCError(w, rc, id, s.rpcErr(e), 0)
+		s.writeRPCError(w, rc, id, e, 0)
 		return
 	}
 	ctx := r.Context()
@@ -230,17 +301,17 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	switch method {
 	case "ListTasks":
 		var p ListParams
-		if p, e = parseList(params, s.b); e == nil {
+		if p, e = parseList(params, s.seams.params); e == nil {
 			result, e = s.listTasks(ctx, rc, p, "jsonrpc")
 		}
 	case "GetTask":
 		var p GetParams
-		if p, e = parseGet(params, s.b, true); e == nil {
+		if p, e = parseGet(params, s.seams.params, true); e == nil {
 			result, e = s.getTask(ctx, rc, p)
 		}
 	case "CancelTask":
 		var p GetParams
-		if p, e = parseGet(params, s.b, false); e == nil {
+		if p, e = parseGet(params, s.seams.params, false); e == nil {
 			result, e = s.cancelTask(ctx, rc, p)
 		}
 	case "SendMessage":
@@ -253,7 +324,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		e = &Error{Kind: KindMethodNotFound, Message: "method: " + strconv.Quote(method) + " not found; this server speaks SendMessage, GetTask, ListTasks and CancelTask"}
 	}
 	if e != nil {
-		s.writeRPCError(w, rc, id, s.rpcErr(e), 0)
+		s.writeRPCError(w, rc, id, e, 0)
 		return
 	}
 	if len(id) == 0 { // a notification gets no reply
@@ -264,6 +335,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) writeRPCError(w http.ResponseWriter, rc *reqInfo, id json.RawMessage, e *Error, status int) {
+	e = s.seams.rewriter.err(e)
 	if e.Kind == KindInternal && e.cause != nil {
 		s.log.Error("internal error", "err", e.cause)
 	}
@@ -372,7 +444,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.writeRESTError(w, rc, e, 0)
 		return
 	}
-	q := queryParams(r.URL.Query())
+	qv, e := parseQuery(r.URL.RawQuery)
+	if e != nil {
+		s.writeRESTError(w, rc, e, 0)
+		return
+	}
+	q := queryParams(qv)
 	delete(q, "A2A-Version")
 	pathVals := map[string]string{}
 	if rt.hasTenant {
@@ -383,22 +460,21 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	var result any
-	var e *Error
 	switch rt.op {
 	case "ListTasks":
 		var p ListParams
-		if p, e = parseList(withValues{q, pathVals}, s.b); e == nil {
+		if p, e = parseList(withValues{q, pathVals}, s.seams.params); e == nil {
 			result, e = s.listTasks(ctx, rc, p, "http")
 		}
 	case "GetTask":
 		var p GetParams
-		if p, e = parseGet(withValues{q, pathVals}, s.b, true); e == nil {
+		if p, e = parseGet(withValues{q, pathVals}, s.seams.params, true); e == nil {
 			result, e = s.getTask(ctx, rc, p)
 		}
 	case "CancelTask", "SendMessage":
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		if err != nil {
-			e = &Error{Kind: KindInvalidRequest, Message: "request body: " + err.Error()}
+			e = &Error{Kind: KindInvalidRequest, Field: "body", Message: "body: " + err.Error()}
 			break
 		}
 		var jp jsonParams
@@ -416,13 +492,13 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			result, e = s.sendMessage(ctx, rc, jp, jp)
 		} else {
 			var p GetParams
-			if p, e = parseGet(jp, s.b, false); e == nil {
+			if p, e = parseGet(jp, s.seams.params, false); e == nil {
 				result, e = s.cancelTask(ctx, rc, p)
 			}
 		}
 	}
 	if e != nil {
-		s.writeRESTError(w, rc, s.rpcErr(e), 0)
+		s.writeRESTError(w, rc, e, 0)
 		return
 	}
 	writeJSON(w, http.StatusOK, "application/a2a+json", result)
@@ -430,6 +506,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 
 // writeRESTError writes a google.rpc.Status body (LT-ERR-6).
 func (s *Server) writeRESTError(w http.ResponseWriter, rc *reqInfo, e *Error, status int) {
+	e = s.seams.rewriter.err(e)
 	if e.Kind == KindInternal && e.cause != nil {
 		s.log.Error("internal error", "err", e.cause)
 	}

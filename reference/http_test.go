@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
@@ -55,7 +56,7 @@ func TestAgentCard(t *testing.T) {
 }
 
 func mustNew(t *testing.T, opts ...Option) *Server {
-	s, err := New(opts...)
+	s, err := New(context.Background(), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -16,15 +15,23 @@ type config struct {
 	tokenTTL       time.Duration
 	keyFile        string
 	faults         []Fault
+	faultSeed      uint64
+	faultSeedSet   bool
 	now            func() time.Time
 	logger         *slog.Logger
 	rateLimit      float64
 	rateBurst      int
-	exclusiveAfter bool
-	defaultHistory int // -1: all
+	afterOp        string // how statusTimestampAfter compares: ">=" or ">"
+	defaultHistory int    // -1: all
 	publicURL      string
 	version        string
 	cardTenants    []string
+	timeouts       Timeouts
+	allowReset     bool
+	preseed        Preseed
+	// seams are the server's strategies (seams.go): the clean ones unless
+	// a fault mode swapped some.
+	seams seams
 }
 
 // Option configures a Server.
@@ -35,7 +42,7 @@ type Option func(*config) error
 func WithDB(path string) Option {
 	return func(c *config) error {
 		if path == "" {
-			return fmt.Errorf("--db: empty path; give a file path or :memory:")
+			return paramErr("db", "empty path; give a file path or :memory:")
 		}
 		c.dbPath = path
 		return nil
@@ -47,14 +54,14 @@ func WithDB(path string) Option {
 func WithPrincipal(name, token string) Option {
 	return func(c *config) error {
 		if name == "" || token == "" {
-			return fmt.Errorf("--principal: want NAME=TOKEN with both parts non-empty, got %q=%q", name, token)
+			return paramErr("principal", "want NAME=TOKEN with both parts non-empty, got %q=%q", name, token)
 		}
 		if _, dup := c.principals[token]; dup {
-			return fmt.Errorf("--principal %s: token already belongs to another principal", name)
+			return paramErr("principal", "%s: token already belongs to another principal", name)
 		}
 		for _, n := range c.principalNames {
 			if n == name {
-				return fmt.Errorf("--principal %s: given twice", name)
+				return paramErr("principal", "%s: given twice", name)
 			}
 		}
 		c.principals[token] = name
@@ -67,7 +74,7 @@ func WithPrincipal(name, token string) Option {
 func ParsePrincipal(v string) (name, token string, err error) {
 	name, token, ok := strings.Cut(v, "=")
 	if !ok || name == "" || token == "" {
-		return "", "", fmt.Errorf("--principal: want NAME=TOKEN, got %q", v)
+		return "", "", paramErr("principal", "want NAME=TOKEN, got %q", v)
 	}
 	return name, token, nil
 }
@@ -81,7 +88,7 @@ func WithControlToken(token string) Option {
 func WithTokenTTL(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
-			return fmt.Errorf("--token-ttl: must be positive, got %s", d)
+			return paramErr("token-ttl", "must be positive, got %s", d)
 		}
 		c.tokenTTL = d
 		return nil
@@ -96,6 +103,13 @@ func WithKeyFile(path string) Option {
 // WithFaults turns the server into a known-broken variant.
 func WithFaults(faults ...Fault) Option {
 	return func(c *config) error { c.faults = append(c.faults, faults...); return nil }
+}
+
+// WithFaultSeed seeds the random choices of fault modes that make any (the
+// short-pages variant), so that a run reproduces. Without it the server
+// picks a seed; FaultSeed reports it.
+func WithFaultSeed(seed uint64) Option {
+	return func(c *config) error { c.faultSeed, c.faultSeedSet = seed, true; return nil }
 }
 
 // WithRealClock sets the source of real time under the controllable clock.
@@ -113,7 +127,7 @@ func WithLogger(l *slog.Logger) Option {
 func WithRateLimit(rps float64, burst int) Option {
 	return func(c *config) error {
 		if rps < 0 || burst < 0 {
-			return fmt.Errorf("--rate-limit: must not be negative")
+			return paramErr("rate-limit", "must not be negative")
 		}
 		c.rateLimit, c.rateBurst = rps, burst
 		return nil
@@ -123,7 +137,13 @@ func WithRateLimit(rps float64, burst int) Option {
 // WithExclusiveTimestampAfter makes statusTimestampAfter exclusive (>), for
 // experiments; the proto says inclusive (>=), which is the default.
 func WithExclusiveTimestampAfter(on bool) Option {
-	return func(c *config) error { c.exclusiveAfter = on; return nil }
+	return func(c *config) error {
+		c.afterOp = ">="
+		if on {
+			c.afterOp = ">"
+		}
+		return nil
+	}
 }
 
 // WithDefaultHistoryLength sets how many messages an unset historyLength
@@ -131,7 +151,7 @@ func WithExclusiveTimestampAfter(on bool) Option {
 func WithDefaultHistoryLength(n int) Option {
 	return func(c *config) error {
 		if n < -1 {
-			return fmt.Errorf("--default-history-length: must be -1 (all) or more, got %d", n)
+			return paramErr("default-history-length", "must be -1 (all) or more, got %d", n)
 		}
 		c.defaultHistory = n
 		return nil
@@ -156,9 +176,63 @@ func WithVersion(v string) Option {
 func WithCardTenant(tenant string) Option {
 	return func(c *config) error {
 		if tenant == "" {
-			return fmt.Errorf("card-tenant: empty tenant")
+			return paramErr("card-tenant", "empty tenant")
 		}
 		c.cardTenants = append(c.cardTenants, tenant)
 		return nil
 	}
+}
+
+// Timeouts bound how long one connection may hold the server. Every field
+// must be positive: a hardened server drops stalled clients.
+type Timeouts struct {
+	// ReadHeader bounds reading a request's headers.
+	ReadHeader time.Duration
+	// Read bounds reading a whole request, headers and body: a body that
+	// is declared but never sent, or dripped, is cut off after it.
+	Read time.Duration
+	// Write bounds handling a request and writing its reply, from the end
+	// of its headers. Raise it for seeds of millions of tasks.
+	Write time.Duration
+	// Idle bounds how long a keep-alive connection waits for its next
+	// request.
+	Idle time.Duration
+}
+
+// DefaultTimeouts are the server's connection timeouts unless options
+// change them.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 60 * time.Second, Write: 120 * time.Second, Idle: 60 * time.Second}
+
+func positive(param string, d time.Duration) error {
+	if d <= 0 {
+		return paramErr(param, "must be positive, got %s", d)
+	}
+	return nil
+}
+
+// WithReadHeaderTimeout sets Timeouts.ReadHeader.
+func WithReadHeaderTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.ReadHeader = d; return positive("read-header-timeout", d) }
+}
+
+// WithReadTimeout sets Timeouts.Read.
+func WithReadTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.Read = d; return positive("read-timeout", d) }
+}
+
+// WithWriteTimeout sets Timeouts.Write.
+func WithWriteTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.Write = d; return positive("write-timeout", d) }
+}
+
+// WithIdleTimeout sets Timeouts.Idle.
+func WithIdleTimeout(d time.Duration) Option {
+	return func(c *config) error { c.timeouts.Idle = d; return positive("idle-timeout", d) }
+}
+
+// WithAllowReset lets the control API's reset delete the whole store
+// ({"all": true}); without it a reset must name what it deletes (an id
+// prefix or contexts), so a caller cannot wipe data it did not create.
+func WithAllowReset(on bool) Option {
+	return func(c *config) error { c.allowReset = on; return nil }
 }

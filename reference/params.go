@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ListParams is a validated ListTasks request, whichever binding it came
@@ -110,6 +111,9 @@ func (m jsonParams) str(name string) (string, bool, *Error) {
 	if err := json.Unmarshal(v, &s); err != nil {
 		return "", false, invalidParam(name, "must be a string, got %s", abbreviate(v))
 	}
+	if !validJSONText(v) {
+		return "", false, invalidUTF8(name)
+	}
 	return s, true, nil
 }
 
@@ -173,6 +177,9 @@ func (q queryParams) one(name string) (string, bool, *Error) {
 	if len(vs) > 1 {
 		return "", false, invalidParam(name, "given %d times; give it at most once", len(vs))
 	}
+	if !utf8.ValidString(vs[0]) {
+		return "", false, invalidUTF8(name)
+	}
 	return vs[0], true, nil
 }
 
@@ -213,9 +220,9 @@ const (
 	MaxPageSize     = 100
 )
 
-// parseList validates a ListTasks request. The checks that fault modes relax
-// consult b.
-func parseList(src paramSource, b *behaviour) (ListParams, *Error) {
+// parseList validates a ListTasks request. The range rules of pageSize and
+// historyLength come from pol.
+func parseList(src paramSource, pol paramPolicy) (ListParams, *Error) {
 	var p ListParams
 	var e *Error
 	if p.Tenant, _, e = src.str("tenant"); e != nil {
@@ -231,25 +238,15 @@ func parseList(src paramSource, b *behaviour) (ListParams, *Error) {
 	if e != nil {
 		return p, e
 	}
-	p.PageSize, p.PageSizeSet = int(n), set
-	switch {
-	case !set && b.defaultPageSize100:
-		p.PageSize = MaxPageSize
-	case !set:
-		p.PageSize = DefaultPageSize
-	case b.pageSizeUnchecked:
-		if p.PageSize < 0 {
-			p.PageSize = 0
-		}
-	case n == 0 && b.pageSizeZeroAsDefault:
-		p.PageSize = DefaultPageSize
-	case n < MinPageSize || n > MaxPageSize:
-		return p, invalidParam("pageSize", "must be between %d and %d inclusive, got %d", MinPageSize, MaxPageSize, n)
+	var problem string
+	if p.PageSize, problem = pol.pageSize(n, set); problem != "" {
+		return p, invalidParam("pageSize", "%s", problem)
 	}
+	p.PageSizeSet = set
 	if p.PageToken, _, e = src.str("pageToken"); e != nil {
 		return p, e
 	}
-	if p.HistoryLength, p.HistorySet, e = parseHistory(src, b); e != nil {
+	if p.HistoryLength, p.HistorySet, e = parseHistoryAs(src, pol, "historyLength"); e != nil {
 		return p, e
 	}
 	ts, set, e := src.str("statusTimestampAfter")
@@ -282,32 +279,23 @@ func parseStatus(src paramSource, p *ListParams) *Error {
 	return nil
 }
 
-func parseHistory(src paramSource, b *behaviour) (int, bool, *Error) {
-	return parseHistoryAs(src, b, "historyLength")
-}
-
 // parseHistoryAs reads historyLength from src and reports errors under
 // field (for example configuration.historyLength).
-func parseHistoryAs(src paramSource, b *behaviour, field string) (int, bool, *Error) {
+func parseHistoryAs(src paramSource, pol paramPolicy, field string) (int, bool, *Error) {
 	n, set, e := src.integer("historyLength")
 	if e != nil {
 		return 0, false, invalidParam(field, "%s", strings.TrimPrefix(e.Message, "historyLength: "))
 	}
-	if !set {
-		return 0, false, nil
+	length, isSet, problem := pol.historyLength(n, set)
+	if problem != "" {
+		return 0, false, invalidParam(field, "%s", problem)
 	}
-	if n < 0 {
-		if b.negativeHistoryAccepted {
-			return 0, false, nil
-		}
-		return 0, false, invalidParam(field, "must be a non-negative integer, got %d", n)
-	}
-	return int(n), true, nil
+	return length, isSet, nil
 }
 
 // parseGet validates a GetTask or CancelTask request; id comes from the
 // path for HTTP+JSON and from params for JSON-RPC.
-func parseGet(src paramSource, b *behaviour, withHistory bool) (GetParams, *Error) {
+func parseGet(src paramSource, pol paramPolicy, withHistory bool) (GetParams, *Error) {
 	var p GetParams
 	var e *Error
 	var set bool
@@ -321,7 +309,7 @@ func parseGet(src paramSource, b *behaviour, withHistory bool) (GetParams, *Erro
 		return p, invalidParam("id", "is required")
 	}
 	if withHistory {
-		if p.HistoryLength, p.HistorySet, e = parseHistory(src, b); e != nil {
+		if p.HistoryLength, p.HistorySet, e = parseHistoryAs(src, pol, "historyLength"); e != nil {
 			return p, e
 		}
 	}
@@ -346,7 +334,91 @@ type withValues struct {
 
 func (w withValues) str(name string) (string, bool, *Error) {
 	if v, ok := w.vals[name]; ok {
+		if !utf8.ValidString(v) {
+			return "", false, invalidUTF8(name)
+		}
 		return v, true, nil
 	}
 	return w.paramSource.str(name)
+}
+
+// invalidUTF8 is the error for a string parameter that is not UTF-8 text.
+func invalidUTF8(name string) *Error {
+	return invalidParam(name, "must be valid UTF-8 text")
+}
+
+// validJSONText reports whether raw JSON text is valid UTF-8 and escapes
+// no lone UTF-16 surrogate (encoding/json would quietly turn either into
+// U+FFFD, changing the value the client sent).
+func validJSONText(raw []byte) bool {
+	if !utf8.Valid(raw) {
+		return false
+	}
+	// Backslashes occur in JSON only inside strings, as escapes.
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if i+1 < len(raw) && raw[i+1] != 'u' {
+			i++
+			continue
+		}
+		r, ok := hex4(raw, i+2)
+		if !ok {
+			return true // not JSON: the decoder reports it
+		}
+		i += 5
+		switch {
+		case r >= 0xD800 && r < 0xDC00: // a high surrogate needs a low one next
+			lo, ok := hex4(raw, i+3)
+			if i+2 >= len(raw) || raw[i+1] != '\\' || raw[i+2] != 'u' || !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return false
+			}
+			i += 6
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return false
+		}
+	}
+	return true
+}
+
+// hex4 reads four hex digits at raw[i:].
+func hex4(raw []byte, i int) (rune, bool) {
+	if i < 0 || i+4 > len(raw) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
+	return rune(n), err == nil
+}
+
+// parseQuery parses a raw query string like url.ParseQuery, but refuses
+// what url.ParseQuery drops silently: a pair with a bad percent-escape, or
+// a semicolon separator. The error names the parameter.
+func parseQuery(raw string) (url.Values, *Error) {
+	v := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		rawKey, rawVal, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(rawKey)
+		if err != nil {
+			return nil, invalidParam(abbreviateStr(rawKey), "not a valid query parameter name: %v", err)
+		}
+		name := key
+		if name == "" {
+			name = "query" // a pair without a name: "=x"
+		}
+		if strings.Contains(pair, ";") {
+			return nil, invalidParam(name, "a semicolon is not a query separator; use &")
+		}
+		val, err := url.QueryUnescape(rawVal)
+		if err != nil {
+			return nil, invalidParam(name, "bad percent-escape in the value: %v", err)
+		}
+		v[key] = append(v[key], val)
+	}
+	return v, nil
 }

@@ -2,35 +2,47 @@ package reference
 
 import "strings"
 
-// listQuery is one ListTasks page query: the scope, the filters and the
-// position to continue from. pageSQL renders it as a keyset seek:
-//
-//	ts_us <= ? AND (ts_us < ? OR (ts_us = ? AND id < ?))
-//
-// The redundant first term gives SQLite a range bound on the index, so the
-// seek is one index range scan at any depth; the OR only filters the rows
-// that tie with the cursor's timestamp.
-type listQuery struct {
-	owner, tenant  string
-	contextID      string
-	state          State
-	after          int64
-	afterSet       bool
-	afterExclusive bool
-	seek           bool
-	seekTS         int64
-	seekID         string
-	offset         int64
-	limit          int
-	filterKey      [16]byte
+// scope is the set of task rows a request may read, as an SQL condition.
+type scope struct {
+	cond string
+	args []any
+	// indexed is true when cond pins owner and tenant, so the (owner,
+	// tenant, ...) indexes can serve the listing.
+	indexed bool
+}
 
-	// fault and variant switches
-	unscoped       bool // no owner scope (unscoped-list fault)
-	unscopedTenant bool // no tenant scope (unscoped-tenant fault)
-	offsetCursor   bool
-	timestampOnly  bool
-	ascending      bool
-	tieAscending   bool
+// ownerScope is the rows of one owner in one tenant: the clean scope of
+// every read (LT-AUTHZ-*).
+func ownerScope(owner, tenant string) scope {
+	return scope{cond: "owner = ? AND tenant = ?", args: []any{owner, tenant}, indexed: true}
+}
+
+// anyScope is every row (the control API's view).
+var anyScope = scope{cond: "1"}
+
+// listQuery is the listing one ListTasks walk pages through: the scope and
+// the filters, without a position. A pager turns it into page queries with
+// pageSQL.
+type listQuery struct {
+	scope     scope
+	contextID string // "" means no filter
+	state     State  // StateUnspecified means no filter
+	after     int64  // statusTimestampAfter, µs
+	afterSet  bool
+	afterOp   string // ">=" (the proto's inclusive rule) or ">"
+}
+
+// pageSpec is one page query over a listing: a seek condition (with its
+// arguments) that starts the page after the previous one, the order, and
+// the limit and offset. An empty order leaves the rows unordered, a
+// negative limit reads every row.
+type pageSpec struct {
+	seek    string
+	args    []any
+	order   string
+	limit   int
+	offset  int64
+	indexed bool // pin the composite index that serves (ts_us DESC, id DESC)
 }
 
 // index returns the composite index that serves the query's equality
@@ -47,27 +59,16 @@ func (q listQuery) index() string {
 	return "tasks_by_owner"
 }
 
-func (q listQuery) where(withSeek bool) (string, []any) {
+func (q listQuery) where(indexed bool) (string, []any) {
 	var b strings.Builder
-	var args []any
+	args := append([]any(nil), q.scope.args...)
 	b.WriteString(" FROM tasks")
-	faulty := q.unscoped || q.unscopedTenant || q.ascending || q.tieAscending
-	if !faulty {
+	if indexed && q.scope.indexed {
 		// INDEXED BY pins the plan that the EXPLAIN test checks; a query the
 		// index cannot serve fails loudly instead of silently sorting.
 		b.WriteString(" INDEXED BY " + q.index())
 	}
-	switch {
-	case q.unscoped:
-		b.WriteString(" WHERE tenant = ?")
-		args = append(args, q.tenant)
-	case q.unscopedTenant:
-		b.WriteString(" WHERE owner = ?")
-		args = append(args, q.owner)
-	default:
-		b.WriteString(" WHERE owner = ? AND tenant = ?")
-		args = append(args, q.owner, q.tenant)
-	}
+	b.WriteString(" WHERE " + q.scope.cond)
 	if q.contextID != "" {
 		b.WriteString(" AND context_id = ?")
 		args = append(args, q.contextID)
@@ -77,54 +78,41 @@ func (q listQuery) where(withSeek bool) (string, []any) {
 		args = append(args, int(q.state))
 	}
 	if q.afterSet {
-		if q.afterExclusive {
-			b.WriteString(" AND ts_us > ?")
-		} else {
-			b.WriteString(" AND ts_us >= ?")
-		}
+		b.WriteString(" AND ts_us " + q.afterOp + " ?")
 		args = append(args, q.after)
-	}
-	if withSeek && q.seek && !q.offsetCursor {
-		switch {
-		case q.timestampOnly:
-			b.WriteString(" AND ts_us < ?")
-			args = append(args, q.seekTS)
-		case q.ascending:
-			b.WriteString(" AND ts_us >= ? AND (ts_us > ? OR (ts_us = ? AND id > ?))")
-			args = append(args, q.seekTS, q.seekTS, q.seekTS, q.seekID)
-		case q.tieAscending:
-			b.WriteString(" AND ts_us <= ? AND (ts_us < ? OR (ts_us = ? AND id > ?))")
-			args = append(args, q.seekTS, q.seekTS, q.seekTS, q.seekID)
-		default:
-			b.WriteString(" AND ts_us <= ? AND (ts_us < ? OR (ts_us = ? AND id < ?))")
-			args = append(args, q.seekTS, q.seekTS, q.seekTS, q.seekID)
-		}
 	}
 	return b.String(), args
 }
 
-// pageSQL renders the page query, fetching limit+1 rows so that one query
-// tells whether another page exists.
-func (q listQuery) pageSQL() (string, []any) {
-	where, args := q.where(true)
-	order := " ORDER BY ts_us DESC, id DESC"
-	switch {
-	case q.ascending:
-		order = " ORDER BY ts_us ASC, id ASC"
-	case q.tieAscending:
-		order = " ORDER BY ts_us DESC, id ASC"
+// pageSQL renders one page query of the listing.
+func (q listQuery) pageSQL(p pageSpec) (string, []any) {
+	where, args := q.where(p.indexed)
+	var b strings.Builder
+	b.WriteString("SELECT id, owner, tenant, context_id, state, ts_us")
+	b.WriteString(where)
+	if p.seek != "" {
+		b.WriteString(" AND " + p.seek)
+		args = append(args, p.args...)
 	}
-	s := "SELECT id, owner, tenant, context_id, state, ts_us" + where + order + " LIMIT ?"
-	args = append(args, q.limit+1)
-	if q.offsetCursor && q.offset > 0 {
-		s += " OFFSET ?"
-		args = append(args, q.offset)
+	if p.order != "" {
+		b.WriteString(" ORDER BY " + p.order)
 	}
-	return s, args
+	if p.limit >= 0 {
+		b.WriteString(" LIMIT ?")
+		args = append(args, p.limit)
+	}
+	if p.offset > 0 {
+		if p.limit < 0 {
+			b.WriteString(" LIMIT -1")
+		}
+		b.WriteString(" OFFSET ?")
+		args = append(args, p.offset)
+	}
+	return b.String(), args
 }
 
-// countSQL renders the totalSize query: the filters without the seek.
+// countSQL renders the totalSize query: every row of the listing.
 func (q listQuery) countSQL() (string, []any) {
-	where, args := q.where(false)
+	where, args := q.where(true)
 	return "SELECT COUNT(*)" + where, args
 }

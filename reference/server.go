@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"sync"
@@ -21,26 +19,34 @@ type Server struct {
 	store      *Store
 	keys       *KeyRing
 	clock      *Clock
-	b          *behaviour
+	seams      seams
 	log        *slog.Logger
 	handler    http.Handler
 	limitersMu sync.Mutex
 	limiters   map[string]*rate.Limiter
 
-	mu   sync.Mutex
-	http *http.Server
-	ln   net.Listener
+	mu        sync.Mutex
+	http      *http.Server
+	ln        net.Listener
+	closeOnce sync.Once
 }
 
-// New opens the store and key ring and builds a Server. Call Close (or
-// Shutdown) to release the store.
-func New(opts ...Option) (*Server, error) {
+// New opens the store and key ring and builds a Server; ctx bounds that
+// set-up (the server does not keep it). Call Close (or Shutdown) to
+// release the store.
+//
+// With no options but principals, New builds the clean reference: every
+// seam is its clean implementation (cleanSeams) until WithFaults swaps some.
+func New(ctx context.Context, opts ...Option) (*Server, error) {
 	cfg := config{
 		dbPath:         ":memory:",
 		principals:     map[string]string{},
 		tokenTTL:       10 * time.Minute,
 		defaultHistory: -1,
+		afterOp:        ">=",
 		version:        "dev",
+		timeouts:       DefaultTimeouts,
+		seams:          cleanSeams(),
 	}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
@@ -48,25 +54,20 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	if len(cfg.principals) == 0 {
-		return nil, errors.New("--principal: at least one NAME=TOKEN is required")
+		return nil, paramErr("principal", "at least one NAME=TOKEN is required")
 	}
-	b, err := newBehaviour(cfg.faults)
-	if err != nil {
+	if err := installFaults(&cfg); err != nil {
 		return nil, err
-	}
-	if cfg.exclusiveAfter {
-		b.exclusiveAfter = true
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
-	st, err := OpenStore(cfg.dbPath)
+	st, err := OpenStore(ctx, cfg.dbPath)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, store: st, clock: NewClock(cfg.now), b: b, log: cfg.logger,
+	s := &Server{cfg: cfg, store: st, clock: NewClock(cfg.now), seams: cfg.seams, log: cfg.logger,
 		limiters: map[string]*rate.Limiter{}}
-	ctx := context.Background()
 	if v, ok, err := st.GetMeta(ctx, "clock"); err != nil {
 		st.Close()
 		return nil, err
@@ -76,29 +77,34 @@ func New(opts ...Option) (*Server, error) {
 			s.clock.Restore(cs)
 		}
 	}
-	var ks KeyStore = dbKeyStore{st}
-	switch {
-	case b.ephemeralKeys:
-		ks = nil
-	case cfg.keyFile != "":
-		ks = FileKeyStore(cfg.keyFile)
+	var durable KeyStore = dbKeyStore{st}
+	if cfg.keyFile != "" {
+		durable = FileKeyStore(cfg.keyFile)
 	}
-	s.keys, err = NewKeyRing(ks, cfg.tokenTTL.Microseconds(), s.clock.NowMicros())
+	ttl := cfg.tokenTTL.Microseconds()
+	s.keys, err = newKeyRing(ctx, s.seams.keys.store(durable), s.seams.keys.grace(ttl), s.clock.NowMicros())
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	s.keys.overlap = !b.noKeyOverlap
+	if err := s.preseed(ctx, cfg.preseed); err != nil {
+		st.Close()
+		return nil, err
+	}
 	s.handler = s.routes()
 	return s, nil
 }
+
+// FaultSeed returns the seed of the fault modes' random choices: the one
+// given with WithFaultSeed, or the one the server picked.
+func (s *Server) FaultSeed() uint64 { return s.cfg.faultSeed }
 
 // dbKeyStore keeps the key ring in the database's meta table, so keys
 // persist with the tasks unless --key-file names a separate file.
 type dbKeyStore struct{ st *Store }
 
-func (d dbKeyStore) LoadKeys() ([]Key, error) {
-	v, ok, err := d.st.GetMeta(context.Background(), "keys")
+func (d dbKeyStore) LoadKeys(ctx context.Context) ([]Key, error) {
+	v, ok, err := d.st.GetMeta(ctx, "keys")
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -106,12 +112,12 @@ func (d dbKeyStore) LoadKeys() ([]Key, error) {
 	return keys, json.Unmarshal([]byte(v), &keys)
 }
 
-func (d dbKeyStore) SaveKeys(keys []Key) error {
+func (d dbKeyStore) SaveKeys(ctx context.Context, keys []Key) error {
 	b, err := json.Marshal(keys)
 	if err != nil {
 		return err
 	}
-	return d.st.SetMeta(context.Background(), "keys", string(b))
+	return d.st.SetMeta(ctx, "keys", string(b))
 }
 
 // Handler returns the server's HTTP handler (both bindings, the Agent Card,
@@ -129,11 +135,13 @@ func (s *Server) Clock() *Clock { return s.clock }
 func (s *Server) Listen(addr string) (string, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", fmt.Errorf("--addr %s: %w", addr, err)
+		return "", paramErr("addr", "%s: %v", addr, err)
 	}
 	s.mu.Lock()
 	s.ln = ln
-	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	t := s.cfg.timeouts
+	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read,
+		WriteTimeout: t.Write, IdleTimeout: t.Idle}
 	srv := s.http
 	s.mu.Unlock()
 	go srv.Serve(ln)
@@ -150,23 +158,36 @@ func (s *Server) URL() string {
 	return "http://" + s.ln.Addr().String()
 }
 
-// Shutdown stops accepting requests, waits for those in flight (until ctx
-// ends) and closes the store. Every committed task is on disk afterwards.
+// Shutdown stops accepting requests, waits for those in flight to finish
+// (until ctx ends; then it cuts the connections that are left), and only
+// then closes the store, so no request runs against a closed store. Every
+// committed task is on disk afterwards. Calling it again does nothing.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	srv := s.http
 	s.mu.Unlock()
 	var err error
-	if srv != nil {
-		err = srv.Shutdown(ctx)
-	}
-	return errors.Join(err, s.store.Close())
+	s.closeOnce.Do(func() {
+		if srv != nil {
+			if err = srv.Shutdown(ctx); err != nil {
+				// Out of time: cut what is left. The store's Close below still
+				// waits for the statements those requests started.
+				err = errors.Join(err, srv.Close())
+			}
+		}
+		err = errors.Join(err, s.store.Close())
+	})
+	return err
 }
 
-// Close shuts down at once.
+// DrainTimeout bounds how long Close waits for in-flight requests.
+const DrainTimeout = 10 * time.Second
+
+// Close shuts down gracefully: it drains in-flight requests for up to
+// DrainTimeout, then closes the store.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
+	defer cancel()
 	return s.Shutdown(ctx)
 }
 
@@ -180,152 +201,75 @@ func (s *Server) saveClock(ctx context.Context) error {
 
 // ---- ListTasks ----
 
-// listTasks runs one ListTasks call for principal. binding is "jsonrpc" or
-// "http". It returns the response value to encode.
+// listTasks runs one ListTasks call. binding is "jsonrpc" or "http". It
+// returns the response value to encode. Every decision a fault mode can
+// change is a call to one of the server's seams.
 func (s *Server) listTasks(ctx context.Context, rc *reqInfo, p ListParams, binding string) (any, *Error) {
-	b := s.b
-	if binding == "http" && b.filterIgnoredOnHTTP {
-		p.ContextID, p.Status = "", StateUnspecified
-	}
-	fh := p.filterHash()
-	q := listQuery{
-		owner: rc.principal, tenant: p.Tenant,
-		contextID: p.ContextID, state: p.Status,
-		after: p.After, afterSet: p.AfterSet, afterExclusive: b.exclusiveAfter,
-		limit: p.PageSize, filterKey: fh,
-		unscoped: b.unscopedList, unscopedTenant: b.unscopedTenant, offsetCursor: b.offsetCursor, timestampOnly: b.timestampOnlyCursor,
-		ascending: b.ascending, tieAscending: b.tieAscending,
-	}
+	sm := s.seams
+	sm.params.listFilters(binding, &p)
+	w := walkKey{principal: rc.principal, tenant: p.Tenant, filterHash: p.filterHash()}
 	now := s.now()
-	var total int64
+	// A walk starts with the caller's listing and counts it; a page token
+	// carries on the walk it was issued for, with its cursor and count.
+	c := Claims{Principal: rc.principal, Tenant: p.Tenant, FilterHash: w.filterHash}
 	if p.PageToken != "" {
-		c, err := b.codec.Decode(p.PageToken, s.keys, now)
-		if err != nil {
-			rc.tokenErr = err.Token
-			return nil, s.rpcErr(err)
+		var e *Error
+		if c, e = sm.codec.Decode(p.PageToken, s.keys, now); e == nil {
+			c, e = sm.access.admit(c, w, now)
 		}
-		if !b.noExpiry && now >= c.Expires {
-			if b.expiredEmptyPage {
-				return s.renderList(&ListTasksResponse{Tasks: []Task{}, PageSize: p.PageSize, TotalSize: int(c.TotalSize)}), nil
-			}
-			rc.tokenErr = TokenExpired
-			return nil, s.rpcErr(&Error{Kind: KindInvalidParams, Field: "pageToken", Token: TokenExpired,
-				Message: "pageToken: expired at " + FormatTimestamp(c.Expires) + "; restart the walk without pageToken"})
+		if e != nil {
+			rc.tokenErr = e.Token
+			return nil, e
 		}
-		var why string
-		switch {
-		case c.Principal != rc.principal && !b.unboundPrincipal:
-			why = "a different principal"
-		case c.Tenant != p.Tenant && !b.unscopedTenant:
-			why = "a different tenant"
-		case c.FilterHash != fh && !b.unboundFilter:
-			why = "a different filter set (contextId, status, statusTimestampAfter, historyLength and includeArtifacts must not change during a walk)"
-		}
-		if why != "" {
-			rc.tokenErr = TokenBinding
-			return nil, s.rpcErr(&Error{Kind: KindInvalidParams, Field: "pageToken", Token: TokenBinding,
-				Message: "pageToken: issued for " + why + "; restart the walk without pageToken"})
-		}
-		if b.leakPrincipal {
-			q.owner = c.Principal
-		}
-		q.seek, q.seekTS, q.seekID, q.offset = true, c.TS, c.ID, c.Offset
-		total = c.TotalSize
-	} else {
+	}
+	q := listQuery{scope: sm.access.listScope(c.Principal, p.Tenant), contextID: p.ContextID, state: p.Status,
+		after: p.After, afterSet: p.AfterSet, afterOp: s.cfg.afterOp}
+	if p.PageToken == "" {
 		n, err := s.store.Count(ctx, q)
 		if err != nil {
-			return nil, s.rpcErr(err)
+			return nil, asError(err)
 		}
-		total = n
+		c.TotalSize = n
 	}
-	limit := p.PageSize
-	if b.shortPages && limit > 1 {
-		limit = 1 + rand.IntN(limit)
-	}
-	q.limit = limit
-	if b.earlyEmptyToken {
-		q.limit = 2 * limit
-	}
-	rows, err := s.store.List(ctx, q)
+	rows, next, err := sm.pager.page(ctx, s.store, q, c.Cursor, p.PageSize)
 	if err != nil {
-		return nil, s.rpcErr(err)
-	}
-	more := len(rows) > limit
-	early := b.earlyEmptyToken && more && len(rows) <= 2*limit
-	if len(rows) > limit {
-		rows = rows[:limit]
-	}
-	if len(rows) == 0 {
-		more = false // pageSize 0 under the pagesize-unchecked fault
-	}
-	if early {
-		rows, more = rows[:limit-1], false
+		e := asError(err)
+		rc.tokenErr = e.Token
+		return nil, e
 	}
 	rc.rows = len(rows)
-	resp := &ListTasksResponse{Tasks: make([]Task, 0, len(rows)), PageSize: p.PageSize, TotalSize: int(total)}
+	resp := &ListTasksResponse{Tasks: make([]Task, 0, len(rows)), PageSize: p.PageSize, TotalSize: int(c.TotalSize)}
+	view := sm.rewriter.view(s.taskView(p.HistoryLength, p.HistorySet, p.IncludeArtifacts))
 	for _, r := range rows {
-		t, err := s.renderTask(ctx, r, p.HistoryLength, p.HistorySet, p.IncludeArtifacts || b.artifactsByDefault)
+		t, err := s.renderTask(ctx, r, view)
 		if err != nil {
-			return nil, s.rpcErr(err)
-		}
-		if t.Artifacts == nil && b.artifactsEmptyArray {
-			t.Artifacts = &[]Artifact{}
+			return nil, asError(err)
 		}
 		resp.Tasks = append(resp.Tasks, t)
 	}
-	if more {
-		last := rows[len(rows)-1]
-		resp.NextPageToken = b.codec.Encode(Claims{
-			TS: last.TS, ID: last.ID, Offset: q.offset + int64(len(rows)),
-			Principal: q.owner, Tenant: p.Tenant, FilterHash: fh,
-			Expires: now + s.cfg.tokenTTL.Microseconds(), TotalSize: total,
-		}, s.keys)
+	if next != "" {
+		resp.NextPageToken = sm.codec.Encode(Claims{Cursor: next, Principal: c.Principal, Tenant: p.Tenant,
+			FilterHash: w.filterHash, Expires: now + s.cfg.tokenTTL.Microseconds(), TotalSize: c.TotalSize}, s.keys)
 	}
-	if b.totalSizeWrong {
-		resp.TotalSize++
-	}
-	if b.unsortedPage && len(resp.Tasks) > 1 {
-		for i, j := 0, len(resp.Tasks)-1; i < j; i, j = i+1, j-1 {
-			resp.Tasks[i], resp.Tasks[j] = resp.Tasks[j], resp.Tasks[i]
-		}
-	}
-	return s.renderList(resp), nil
+	return sm.rewriter.list(resp), nil
 }
 
-// renderList applies the wire-shape faults; the clean server returns resp
-// as is.
-func (s *Server) renderList(resp *ListTasksResponse) any {
-	b := s.b
-	if !(b.missingNextToken || b.nullNextToken || b.tasksNullWhenEmpty) {
-		return resp
-	}
-	m := map[string]any{"tasks": resp.Tasks, "nextPageToken": resp.NextPageToken,
-		"pageSize": resp.PageSize, "totalSize": resp.TotalSize}
-	if resp.NextPageToken == "" && b.missingNextToken {
-		delete(m, "nextPageToken")
-	}
-	if resp.NextPageToken == "" && b.nullNextToken {
-		m["nextPageToken"] = nil
-	}
-	if len(resp.Tasks) == 0 && b.tasksNullWhenEmpty {
-		m["tasks"] = nil
-	}
-	return m
-}
-
-// renderTask builds the wire Task for a row. historySet false means the
-// server default; includeArtifacts false omits the field (LT-ART-1).
-func (s *Server) renderTask(ctx context.Context, r taskRow, historyLength int, historySet, includeArtifacts bool) (Task, error) {
-	t := Task{ID: r.ID, ContextID: r.ContextID, Status: TaskStatus{State: r.State.String(), Timestamp: FormatTimestamp(r.TS)}}
-	limit := s.cfg.defaultHistory
+// taskView is what a reply renders of each task: historyLength (or the
+// server default when unset) and the artifacts when asked for.
+func (s *Server) taskView(historyLength int, historySet, includeArtifacts bool) taskView {
+	v := taskView{history: s.cfg.defaultHistory, artifacts: includeArtifacts}
 	if historySet {
-		limit = historyLength
+		v.history = historyLength
 	}
-	if s.b.historyIgnored {
-		limit = -1
-	}
-	if limit != 0 {
-		msgs, err := s.store.Messages(ctx, r.ID, r.ContextID, limit)
+	return v
+}
+
+// renderTask builds the wire Task for a row. A history of 0 messages and
+// unrequested artifacts are omitted (LT-HIST-*, LT-ART-1).
+func (s *Server) renderTask(ctx context.Context, r taskRow, v taskView) (Task, error) {
+	t := Task{ID: r.ID, ContextID: r.ContextID, Status: TaskStatus{State: r.State.String(), Timestamp: FormatTimestamp(r.TS)}}
+	if v.history != 0 {
+		msgs, err := s.store.Messages(ctx, r.ID, r.ContextID, v.history)
 		if err != nil {
 			return t, err
 		}
@@ -333,7 +277,7 @@ func (s *Server) renderTask(ctx context.Context, r taskRow, historyLength int, h
 			t.History = &msgs
 		}
 	}
-	if includeArtifacts {
+	if v.artifacts {
 		arts, err := s.store.Artifacts(ctx, r.ID)
 		if err != nil {
 			return t, err
@@ -343,47 +287,32 @@ func (s *Server) renderTask(ctx context.Context, r taskRow, historyLength int, h
 	return t, nil
 }
 
-// rpcErr converts err to an *Error and applies the wrong-error-code fault.
-func (s *Server) rpcErr(err error) *Error {
-	e := asError(err)
-	if s.b.wrongErrorCode && e.Kind == KindInvalidParams {
-		c := *e
-		c.Code = -32600
-		return &c
-	}
-	return e
-}
-
 // ---- GetTask, CancelTask ----
 
 func (s *Server) getTask(ctx context.Context, rc *reqInfo, p GetParams) (any, *Error) {
-	owner := rc.principal
-	if s.b.getTaskCrossPrincipal {
-		owner = ""
-	}
-	r, err := s.store.Get(ctx, owner, p.Tenant, p.ID)
+	r, err := s.store.get(ctx, s.seams.access.getScope(rc.principal, p.Tenant), p.ID)
 	if err != nil {
-		return nil, s.rpcErr(err)
+		return nil, asError(err)
 	}
-	t, err := s.renderTask(ctx, r, p.HistoryLength, p.HistorySet, true)
+	t, err := s.renderTask(ctx, r, s.seams.rewriter.view(s.taskView(p.HistoryLength, p.HistorySet, true)))
 	if err != nil {
-		return nil, s.rpcErr(err)
+		return nil, asError(err)
 	}
 	rc.rows = 1
 	return t, nil
 }
 
 func (s *Server) cancelTask(ctx context.Context, rc *reqInfo, p GetParams) (any, *Error) {
-	r, err := s.store.Get(ctx, rc.principal, p.Tenant, p.ID)
+	r, err := s.store.get(ctx, ownerScope(rc.principal, p.Tenant), p.ID)
 	if err != nil {
-		return nil, s.rpcErr(err)
+		return nil, asError(err)
 	}
 	if r.State.Terminal() {
 		return nil, &Error{Kind: KindTaskNotCancelable, Field: "id",
 			Message: "id: task " + p.ID + " is " + r.State.String() + " and cannot be canceled"}
 	}
 	if err := s.store.Update(ctx, r.ID, StateCanceled, s.now(), nil, nil); err != nil {
-		return nil, s.rpcErr(err)
+		return nil, asError(err)
 	}
 	return s.getTask(ctx, rc, GetParams{Tenant: p.Tenant, ID: p.ID, HistorySet: false})
 }

@@ -23,13 +23,8 @@ type Store struct {
 	// gen counts committed writes; totalSize cache entries are valid only for
 	// the generation they were computed at.
 	gen    atomic.Uint64
-	counts sync.Map // countKey -> countEntry
+	counts sync.Map // count query text and arguments -> countEntry
 	nCount atomic.Int64
-}
-
-type countKey struct {
-	owner, tenant string
-	filters       [16]byte
 }
 
 type countEntry struct {
@@ -73,10 +68,11 @@ CREATE TABLE IF NOT EXISTS meta (
 `
 
 // OpenStore opens (creating if needed) the SQLite database at path, in WAL
-// mode. path ":memory:" gives a private in-memory store.
-func OpenStore(path string) (*Store, error) {
+// mode. path ":memory:" gives a private in-memory store. ctx bounds the
+// schema set-up.
+func OpenStore(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
-		return nil, errors.New("--db: empty path; give a file path or :memory:")
+		return nil, paramErr("db", "empty path; give a file path or :memory:")
 	}
 	// temp_store(MEMORY): the scratch image has no /tmp, and large seeds spill
 	// statement journals to temp files otherwise.
@@ -104,9 +100,9 @@ func OpenStore(path string) (*Store, error) {
 		r.SetMaxOpenConns(8)
 		s.w, s.r = w, r
 	}
-	if _, err := s.w.Exec(schema); err != nil {
+	if _, err := s.w.ExecContext(ctx, schema); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("--db %s: %w", path, err)
+		return nil, paramErr("db", "%s: %v", path, err)
 	}
 	return s, nil
 }
@@ -135,59 +131,118 @@ type SeedTask struct {
 	Artifacts int   // number of artifacts to generate
 }
 
-// Insert writes tasks, with their generated messages and artifacts, in one
-// transaction: either all are stored or none is. Rows go in as multi-row
-// INSERT statements, which is what makes bulk seeding fast (one statement
-// per row spends most of its time crossing into SQLite).
-func (s *Store) Insert(ctx context.Context, tasks []SeedTask) error {
+// seedWriter inserts seed tasks in one transaction, seedBatch tasks at a
+// time, so that a seed of any size holds one batch in memory. Rows go in as
+// multi-row INSERT statements, which is what makes bulk seeding fast (one
+// statement per row spends most of its time crossing into SQLite). Commit
+// makes every task visible at once; rollback, or any error, leaves the
+// store as it was.
+type seedWriter struct {
+	s     *Store
+	tx    *sql.Tx
+	batch []SeedTask
+	blame []string // per task in batch: the field to name if its id is taken
+	ins   *bulkInserter
+	msgs  *bulkInserter
+	arts  *bulkInserter
+}
+
+const seedBatch = 100
+
+// beginSeed starts a seed transaction.
+func (s *Store) beginSeed(ctx context.Context) (*seedWriter, error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer tx.Rollback()
-	ins := newBulkInserter(tx, "tasks", 6)
-	msgs := newBulkInserter(tx, "messages", 5)
-	arts := newBulkInserter(tx, "artifacts", 5)
-	for _, t := range tasks {
-		if err := ins.add(ctx, t.ID, t.Owner, t.Tenant, t.ContextID, int(t.State), t.TS); err != nil {
-			return seedErr(err)
+	return &seedWriter{s: s, tx: tx, batch: make([]SeedTask, 0, seedBatch), blame: make([]string, 0, seedBatch),
+		ins: newBulkInserter(tx, "tasks", 6), msgs: newBulkInserter(tx, "messages", 5), arts: newBulkInserter(tx, "artifacts", 5)}, nil
+}
+
+// add queues t; blame is the request field to name if t's id is taken
+// (tasks[3].id, generate.idPrefix).
+func (w *seedWriter) add(ctx context.Context, t SeedTask, blame string) error {
+	w.batch = append(w.batch, t)
+	w.blame = append(w.blame, blame)
+	if len(w.batch) < seedBatch {
+		return nil
+	}
+	return w.flush(ctx)
+}
+
+// flush writes the queued tasks, then their messages and artifacts, so a
+// taken id is reported by the tasks table, where it can be named.
+func (w *seedWriter) flush(ctx context.Context) error {
+	defer func() { w.batch, w.blame = w.batch[:0], w.blame[:0] }()
+	for _, t := range w.batch {
+		if err := w.ins.add(ctx, t.ID, t.Owner, t.Tenant, t.ContextID, int(t.State), t.TS); err != nil {
+			return w.conflict(ctx, err)
 		}
+	}
+	if err := w.ins.flush(ctx); err != nil {
+		return w.conflict(ctx, err)
+	}
+	for _, t := range w.batch {
 		for j := 1; j <= t.History; j++ {
 			role := "ROLE_USER"
 			if j%2 == 0 {
 				role = "ROLE_AGENT"
 			}
 			parts := fmt.Sprintf(`[{"text":"message %d of %s"}]`, j, jsonEscape(t.ID))
-			if err := msgs.add(ctx, t.ID, j, fmt.Sprintf("%s-m%d", t.ID, j), role, parts); err != nil {
+			if err := w.msgs.add(ctx, t.ID, j, fmt.Sprintf("%s-m%d", t.ID, j), role, parts); err != nil {
 				return err
 			}
 		}
 		for j := 1; j <= t.Artifacts; j++ {
 			parts := fmt.Sprintf(`[{"text":"artifact %d of %s"}]`, j, jsonEscape(t.ID))
-			if err := arts.add(ctx, t.ID, j, fmt.Sprintf("%s-a%d", t.ID, j), fmt.Sprintf("artifact-%d", j), parts); err != nil {
+			if err := w.arts.add(ctx, t.ID, j, fmt.Sprintf("%s-a%d", t.ID, j), fmt.Sprintf("artifact-%d", j), parts); err != nil {
 				return err
 			}
 		}
 	}
-	for _, b := range []*bulkInserter{ins, msgs, arts} {
-		if err := b.flush(ctx); err != nil {
-			return seedErr(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
+	if err := w.msgs.flush(ctx); err != nil {
 		return err
 	}
-	s.gen.Add(1)
+	return w.arts.flush(ctx)
+}
+
+// conflict turns a failed insert of the batch into an error naming the
+// task whose id is taken, when that is what failed.
+func (w *seedWriter) conflict(ctx context.Context, err error) error {
+	if !strings.Contains(err.Error(), "UNIQUE") && !strings.Contains(err.Error(), "PRIMARY KEY") {
+		return err
+	}
+	inBatch := map[string]bool{}
+	for i, t := range w.batch {
+		if inBatch[t.ID] {
+			return invalidParam(w.blame[i], "%q appears twice in this request", t.ID)
+		}
+		inBatch[t.ID] = true
+		var one int
+		switch e := w.tx.QueryRowContext(ctx, "SELECT 1 FROM tasks WHERE id = ?", t.ID).Scan(&one); {
+		case e == nil:
+			return invalidParam(w.blame[i], "a task with id %q already exists (in the store or earlier in this request); seed ids must be new", t.ID)
+		case !errors.Is(e, sql.ErrNoRows):
+			return e
+		}
+	}
+	return invalidParam("tasks", "a task id is taken; seed ids must be new (%v)", err)
+}
+
+// commit writes what is queued and commits the transaction.
+func (w *seedWriter) commit(ctx context.Context) error {
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
+	if err := w.tx.Commit(); err != nil {
+		return err
+	}
+	w.s.gen.Add(1)
 	return nil
 }
 
-// seedErr turns a primary-key violation into an error that names the field.
-func seedErr(err error) error {
-	if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "PRIMARY KEY") {
-		return invalidParam("tasks.id", "a task with one of these ids already exists; seed ids must be new (%v)", err)
-	}
-	return err
-}
+// rollback abandons the transaction; after commit it does nothing.
+func (w *seedWriter) rollback() { w.tx.Rollback() }
 
 func jsonEscape(s string) string {
 	b, _ := json.Marshal(s)
@@ -333,15 +388,19 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 
 // Get returns one task row. The owner and tenant scope is part of the
 // query, so a task outside it is simply not found (LT-AUTHZ-5, LT-AUTHZ-6).
-// An empty owner means no owner scope (used by the control API and by the
-// gettask-cross-principal fault).
+// An empty owner means no scope at all (the control API's view).
 func (s *Store) Get(ctx context.Context, owner, tenant, id string) (taskRow, error) {
-	q := `SELECT id, owner, tenant, context_id, state, ts_us FROM tasks WHERE id = ?`
-	args := []any{id}
+	sc := anyScope
 	if owner != "" {
-		q += ` AND owner = ? AND tenant = ?`
-		args = append(args, owner, tenant)
+		sc = ownerScope(owner, tenant)
 	}
+	return s.get(ctx, sc, id)
+}
+
+// get returns the task row id if it is in scope sc.
+func (s *Store) get(ctx context.Context, sc scope, id string) (taskRow, error) {
+	q := `SELECT id, owner, tenant, context_id, state, ts_us FROM tasks WHERE id = ? AND ` + sc.cond
+	args := append([]any{id}, sc.args...)
 	var t taskRow
 	err := s.r.QueryRowContext(ctx, q, args...).Scan(&t.ID, &t.Owner, &t.Tenant, &t.ContextID, &t.State, &t.TS)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -474,16 +533,16 @@ func (s *Store) SetMeta(ctx context.Context, k, v string) error {
 	return err
 }
 
-// Count returns how many tasks of the scope match the filters. Results are
-// cached per (owner, tenant, filter set) until the next write, so a walk's
-// first page costs one index count only when something changed.
+// Count returns how many rows the listing q holds. Results are cached per
+// query until the next write, so a walk's first page costs one index count
+// only when something changed.
 func (s *Store) Count(ctx context.Context, q listQuery) (int64, error) {
-	key := countKey{q.owner, q.tenant, q.filterKey}
+	sqlText, args := q.countSQL()
+	key := fmt.Sprintf("%s %#v", sqlText, args)
 	gen := s.gen.Load()
 	if e, ok := s.counts.Load(key); ok && e.(countEntry).gen == gen {
 		return e.(countEntry).n, nil
 	}
-	sqlText, args := q.countSQL()
 	var n int64
 	if err := s.r.QueryRowContext(ctx, sqlText, args...).Scan(&n); err != nil {
 		return 0, err
@@ -496,15 +555,15 @@ func (s *Store) Count(ctx context.Context, q listQuery) (int64, error) {
 	return n, nil
 }
 
-// List runs one page query.
-func (s *Store) List(ctx context.Context, q listQuery) ([]taskRow, error) {
-	sqlText, args := q.pageSQL()
+// List runs one page query of the listing q.
+func (s *Store) List(ctx context.Context, q listQuery, p pageSpec) ([]taskRow, error) {
+	sqlText, args := q.pageSQL(p)
 	rows, err := s.r.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := make([]taskRow, 0, q.limit)
+	out := make([]taskRow, 0, min(max(p.limit, 0), 1024))
 	for rows.Next() {
 		var t taskRow
 		if err := rows.Scan(&t.ID, &t.Owner, &t.Tenant, &t.ContextID, &t.State, &t.TS); err != nil {

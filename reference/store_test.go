@@ -9,7 +9,7 @@ import (
 )
 
 func TestStoreWALMode(t *testing.T) {
-	st, err := OpenStore(filepath.Join(t.TempDir(), "wal.db"))
+	st, err := OpenStore(context.Background(), filepath.Join(t.TempDir(), "wal.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestStoreWALMode(t *testing.T) {
 // and that the seek bounds the scan (so later pages cost the same as the
 // first).
 func TestQueryPlans(t *testing.T) {
-	st, err := OpenStore(":memory:")
+	st, err := OpenStore(context.Background(), ":memory:")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,12 +63,13 @@ func TestQueryPlans(t *testing.T) {
 	}
 	for _, f := range filters {
 		for _, seek := range []bool{false, true} {
-			q := listQuery{owner: "alice", limit: 100}
+			q := listQuery{scope: ownerScope("alice", ""), afterOp: ">="}
 			f.apply(&q)
+			spec := pageSpec{order: keysetOrder, limit: 101, indexed: true}
 			if seek {
-				q.seek, q.seekTS, q.seekID = true, 100, "x"
+				spec.seek, spec.args = keysetSeek, []any{100, 100, 100, "x"}
 			}
-			sqlText, args := q.pageSQL()
+			sqlText, args := q.pageSQL(spec)
 			p := plan(sqlText, args)
 			t.Logf("%s seek=%v: %s", f.name, seek, p)
 			if strings.Contains(p, "TEMP B-TREE") || !strings.HasPrefix(p, "SEARCH tasks USING") || !strings.Contains(p, "INDEX "+f.index+" (") {

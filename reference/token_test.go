@@ -1,7 +1,9 @@
 package reference
 
 import (
+	"context"
 	"encoding/base64"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,7 +114,7 @@ func TestTokenSurvivesRestart(t *testing.T) {
 		if keyFile != "" {
 			opts = append(opts, WithKeyFile(keyFile))
 		}
-		s1, err := New(opts...)
+		s1, err := New(context.Background(), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +124,7 @@ func TestTokenSurvivesRestart(t *testing.T) {
 		if err := s1.Close(); err != nil {
 			t.Fatal(err)
 		}
-		s2, err := New(opts...)
+		s2, err := New(context.Background(), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,22 +139,22 @@ func TestTokenSurvivesRestart(t *testing.T) {
 
 func TestKeyFileErrors(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.json")
-	if err := FileKeyStore(bad).SaveKeys([]Key{{ID: 1, Secret: []byte("short")}}); err != nil {
+	if err := FileKeyStore(bad).SaveKeys(context.Background(), []Key{{ID: 1, Secret: []byte("short")}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := New(WithPrincipal("a", "b"), WithKeyFile(bad))
-	if err == nil || !strings.Contains(err.Error(), "--key-file") {
-		t.Fatalf("short key: err = %v", err)
+	_, err := New(context.Background(), WithPrincipal("a", "b"), WithKeyFile(bad))
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "key-file" || !strings.Contains(pe.Msg, "shorter than 16 bytes") {
+		t.Fatalf("short key: err = %v, want a ParamError naming key-file", err)
 	}
 }
 
-// tokenFixture builds a key ring and a valid token for the fuzz target.
+// tokenFixture builds a key ring with a fixed key (so tokens, and the
+// committed fuzz corpora, are the same on every run) and a valid token.
 func tokenFixture(t testing.TB) (*KeyRing, string, Claims) {
-	kr, err := NewKeyRing(nil, 600e6, ts0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := Claims{TS: ts0, ID: "task-42", Principal: "alice", Tenant: "acme", Expires: ts0 + 600e6, TotalSize: 99}
+	t.Helper()
+	kr := &KeyRing{keys: []Key{{ID: 1, Secret: []byte("pagewalk-fuzz-fixture-key-000001"), Created: ts0}}, grace: 600e6, store: memKeyStore{}}
+	c := Claims{Cursor: keysetCursor(taskRow{TS: ts0, ID: "task-42"}), Principal: "alice", Tenant: "acme", Expires: ts0 + 600e6, TotalSize: 99}
 	c.FilterHash = ListParams{ContextID: "ctx"}.filterHash()
 	return kr, binaryCodec{}.Encode(c, kr), c
 }
@@ -167,7 +169,7 @@ func TestTokenRoundTrip(t *testing.T) {
 	if got != c {
 		t.Fatalf("round trip: %+v != %+v", got, c)
 	}
-	for _, codec := range []tokenCodec{jsonCodec{}, binaryCodec{unsigned: true}} {
+	for _, codec := range []tokenCodec{jsonCodec{}, unsignedCodec{}} {
 		got, err := codec.Decode(codec.Encode(c, kr), kr, ts0)
 		if err != nil {
 			t.Fatal(err)
@@ -177,32 +179,4 @@ func TestTokenRoundTrip(t *testing.T) {
 			t.Errorf("%T round trip: %+v", codec, got)
 		}
 	}
-}
-
-// FuzzTokenDecode checks that decoding never panics and that no single-byte
-// change to a valid token is accepted.
-func FuzzTokenDecode(f *testing.F) {
-	kr, tok, _ := tokenFixture(f)
-	f.Add(tok, 0, byte(1))
-	f.Add(tok, len(tok)-1, byte('A'))
-	f.Add("", 0, byte(0))
-	f.Add("AQ", 1, byte(0xff))
-	f.Fuzz(func(t *testing.T, s string, pos int, b byte) {
-		// Arbitrary input: must not panic.
-		binaryCodec{}.Decode(s, kr, ts0)
-		jsonCodec{}.Decode(s, kr, ts0)
-		// A single-byte change to the valid token must be rejected.
-		if pos < 0 {
-			pos = -pos
-		}
-		pos %= len(tok)
-		if tok[pos] == b {
-			return
-		}
-		mut := []byte(tok)
-		mut[pos] = b
-		if _, err := (binaryCodec{}).Decode(string(mut), kr, ts0); err == nil {
-			t.Fatalf("token with byte %d changed to %q was accepted", pos, b)
-		}
-	})
 }

@@ -257,17 +257,30 @@ var _ = Register(Scenario{
 			cs = append(cs, e.filterWalk(e.A(), "status "+st, a2aclient.ListRequest{Status: &st}, m, want(truth, recs, m)))
 			judged = append(judged, fmt.Sprintf("%s (%d known tasks)", st, states[st]))
 		}
-		// TASK_STATE_UNSPECIFIED means no status filter: within the probe
-		// context, every probe task.
-		p := e.Probe()
+		// TASK_STATE_UNSPECIFIED means no status filter: the listing is the
+		// unfiltered one (its newest pages are compared).
 		un := "TASK_STATE_UNSPECIFIED"
-		cs = append(cs, e.filterWalk(e.A(), "contextId and status "+un+" (no status filter)", a2aclient.ListRequest{ContextID: &p.Context, Status: &un},
-			matchContext(p.Context), p.Truth))
+		plain := e.WalkUpTo(e.A(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(20), HistoryLength: a2aclient.Ptr(0)}, 3)
+		unspec := e.WalkUpTo(e.A(), a2aclient.ListRequest{Status: &un, PageSize: a2aclient.Ptr(20), HistoryLength: a2aclient.Ptr(0)}, 3)
+		e.Report(CheckUnspecified(plain, unspec)...)
 		sort.Strings(judged)
 		e.Note("states judged: %s", strings.Join(judged, ", "))
 		e.Report(CheckFilter("LT-FILTER-STATUS", cs, R("LT-REQ-3", "LT-RESP-1"))...)
 	},
 })
+
+// CheckUnspecified judges status TASK_STATE_UNSPECIFIED (LT-FILTER-STATUS):
+// it means no filter, so it must serve what the unfiltered listing serves
+// (compared over the tasks both walks served).
+func CheckUnspecified(plain, unspec History) []Finding {
+	a, b := plain.Served(), unspec.Served()
+	n := min(len(a), len(b))
+	if equalIDs(a[:n], b[:n]) && (len(b) >= len(a) || unspec.Bounded || plain.Bounded) {
+		return nil
+	}
+	return []Finding{Breach(R("LT-REQ-3", "LT-RESP-1"), "status TASK_STATE_UNSPECIFIED served %d tasks where no filter served %d (the newest, compared in order): it must mean no status filter", len(b), len(a)).
+		WithWitness(plain.Witness(1) + "\n" + unspec.Witness(1))}
+}
 
 var _ = Register(Scenario{
 	ID: "LT-FILTER-TSA", Area: "filters", Level: SHOULD, Checker: "CheckFilter",

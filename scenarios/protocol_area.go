@@ -334,7 +334,10 @@ func CheckIdempotent(reads ...History) []Finding {
 				Of("changed", fmt.Sprint(i+1)).WithWitness(w))
 		}
 		p1, p2 := prev.Pages[0], cur.Pages[0]
-		if p1.Page != nil && p2.Page != nil && p1.Err == nil && p2.Err == nil && p1.TotalSize != nil && p2.TotalSize != nil && *p1.TotalSize != *p2.TotalSize {
+		// totalSize is compared only between the same requests: what it
+		// counts is LT-TOTALSIZE's to judge.
+		same := fmt.Sprint(p1.Request.Params()) == fmt.Sprint(p2.Request.Params())
+		if same && p1.Page != nil && p2.Page != nil && p1.Err == nil && p2.Err == nil && p1.TotalSize != nil && p2.TotalSize != nil && *p1.TotalSize != *p2.TotalSize {
 			fs = append(fs, Breach(R("LT-OP-7", "LT-RESP-6"), "read %d of the same listing said totalSize %d, read %d said %d, with no writes in between", i, *p1.TotalSize, i+1, *p2.TotalSize).WithWitness(w))
 		}
 	}

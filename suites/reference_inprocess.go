@@ -39,21 +39,28 @@ func StartInProcessWith(extra []reference.Option, faults ...string) (*InProcessR
 		reference.WithPrincipal("alice", "alice-token"),
 		reference.WithPrincipal("bob", "bob-token"),
 		reference.WithControlToken("ctl"),
+		reference.WithAllowReset(true), // demo empties the store between its check and its load
 	}
 	for _, f := range faults {
 		opts = append(opts, reference.WithFaults(reference.Fault(f)))
 	}
 	opts = append(opts, extra...)
 	p := &InProcessReference{opts: opts, addr: "127.0.0.1:0", dir: dir}
-	if err := p.start(); err != nil {
+	if err := p.start(context.Background()); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
+	}
+	if len(faults) > 0 {
+		// The seed reproduces the fault's random choices; a restart keeps it.
+		seed := p.srv.FaultSeed()
+		p.opts = append(p.opts, reference.WithFaultSeed(seed))
+		fmt.Printf("in-process reference: faults %v, fault seed %d\n", faults, seed)
 	}
 	return p, nil
 }
 
-func (p *InProcessReference) start() error {
-	srv, err := reference.New(p.opts...)
+func (p *InProcessReference) start(ctx context.Context) error {
+	srv, err := reference.New(ctx, p.opts...)
 	if err != nil {
 		return err
 	}
@@ -85,7 +92,7 @@ func (p *InProcessReference) Restart(ctx context.Context) error {
 		return fmt.Errorf("in-process reference shutdown: %w", err)
 	}
 	p.addr = "127.0.0.1:0"
-	return p.start()
+	return p.start(ctx)
 }
 
 // Close stops the server and removes its database.

@@ -4,8 +4,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +27,12 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(servecmd.Command(version))
-	if err := root.Execute(); err != nil {
+	// SIGINT and SIGTERM cancel the command's context: serve then drains
+	// the requests in flight and closes its store.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := root.ExecuteContext(ctx)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "pagewalk-reference:", err)
 		os.Exit(2)
 	}
