@@ -58,8 +58,8 @@ type Comparison struct {
 	Missing, Duplicates []Miss
 	// Orders holds each walk's own order check.
 	Orders map[string]WalkCheck
-	// MixedTieOrder lists walks whose tied tasks are ordered by id
-	// ascending on some pages and descending on others.
+	// MixedTieOrder lists tied pairs that two walks serve in opposite
+	// orders: the tie-break is not stable from walk to walk.
 	MixedTieOrder []string
 }
 
@@ -161,16 +161,71 @@ func CompareWalks(walks []Walked, expect Truth) Comparison {
 				c.Duplicates = append(c.Duplicates, Miss{Walk: w.Label, TaskID: id, TS: ts, Tie: tie(ts), Pages: pages, Witness: w.H.Witness(pages...)})
 			}
 		}
-		chk := CheckWalk(w.H, Truth{})
-		c.Orders[w.Label] = chk
-		if chk.TieOrder == "mixed" {
-			c.MixedTieOrder = append(c.MixedTieOrder, w.Label)
-		}
+		c.Orders[w.Label] = CheckWalk(w.H, Truth{})
 	}
+	c.MixedTieOrder = tieOrderFlips(walks, want, count)
 	c.TieBoundaries = len(boundary)
 	sortMisses(c.Missing)
 	sortMisses(c.Duplicates)
 	return c
+}
+
+// tieOrderFlips compares, for tasks that share a timestamp, the order in
+// which each walk served them: a stable tie-break (whatever its key: the
+// spec names none) serves every tied pair in the same order in every walk.
+// It returns a description of each pair two walks serve in opposite orders
+// (at most a few). Nothing is assumed about how ids sort.
+func tieOrderFlips(walks []Walked, want Truth, count map[time.Time]int) []string {
+	pos := make([]map[string]int, len(walks))
+	for i, w := range walks {
+		pos[i] = map[string]int{}
+		n := 0
+		for _, p := range w.H.Pages {
+			for _, t := range p.Tasks {
+				if _, seen := pos[i][t.ID]; !seen {
+					pos[i][t.ID] = n
+				}
+				n++
+			}
+		}
+	}
+	groups := map[time.Time][]string{}
+	for id, ts := range want {
+		if count[ts] > 1 {
+			groups[ts] = append(groups[ts], id)
+		}
+	}
+	var keys []time.Time
+	for ts := range groups {
+		keys = append(keys, ts)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].After(keys[j]) })
+	var out []string
+	for _, ts := range keys {
+		ids := groups[ts]
+		sort.Strings(ids)
+		for a := 0; a < len(ids) && len(out) < 5; a++ {
+			for b := a + 1; b < len(ids) && len(out) < 5; b++ {
+				first := -1 // the first walk holding both, and its order
+				var before bool
+				for i := range walks {
+					pa, okA := pos[i][ids[a]]
+					pb, okB := pos[i][ids[b]]
+					if !okA || !okB {
+						continue
+					}
+					if first < 0 {
+						first, before = i, pa < pb
+					} else if (pa < pb) != before {
+						out = append(out, fmt.Sprintf("tasks %s and %s (tied at %s) come in one order in %q and in the other in %q",
+							ids[a], ids[b], a2aclient.FormatTimestamp(ts), walks[first].Label, walks[i].Label))
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 func sortMisses(ms []Miss) {
@@ -262,8 +317,8 @@ func (c Comparison) tieFindings() []Finding {
 				m.Walk, m.TaskID, a2aclient.FormatTimestamp(m.TS), len(m.Pages), m.Pages).Of("duplicate", m.Walk).WithWitness(m.Witness))
 		}
 	}
-	for _, w := range c.MixedTieOrder {
-		fs = append(fs, Breach(R("LT-SEED-2", "LT-ORDER-3"), "%s: tied tasks are ordered by id ascending on some pages and descending on others; the tie-break is not stable across pages", w).Of("tie-order", w))
+	for _, m := range c.MixedTieOrder {
+		fs = append(fs, Breach(R("LT-SEED-2", "LT-ORDER-3"), "%s: the tie-break is not stable, so a cursor cannot carry a tie across pages", m).Of("tie-order", ""))
 	}
 	return fs
 }

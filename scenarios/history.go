@@ -84,9 +84,6 @@ type WalkCheck struct {
 	Duplicates, Missing, Unexpected []string
 	// OrderBreaks lists timestamp increases across the walk (rule 2).
 	OrderBreaks []OrderBreak
-	// TieOrder is "desc", "asc", "mixed" or "" (no ties seen); mixed means
-	// the tie-break is not consistent from page to page.
-	TieOrder string
 	// NoTimestamp lists tasks served without a parseable status.timestamp.
 	NoTimestamp []string
 	// Moved classifies every written task (rule 3).
@@ -102,7 +99,6 @@ func CheckWalk(h History, truth Truth) WalkCheck {
 	}
 	var prev *a2aclient.Task
 	prevPage := 0
-	var ascTies, descTies int
 	for _, p := range h.Pages {
 		for i := range p.Tasks {
 			t := p.Tasks[i]
@@ -111,26 +107,11 @@ func CheckWalk(h History, truth Truth) WalkCheck {
 				c.NoTimestamp = append(c.NoTimestamp, t.ID)
 				continue
 			}
-			if prev != nil {
-				switch {
-				case t.TS.After(prev.TS):
-					c.OrderBreaks = append(c.OrderBreaks, OrderBreak{PrevPage: prevPage, Page: p.N, Prev: *prev, Cur: t})
-				case t.TS.Equal(prev.TS) && t.ID > prev.ID:
-					ascTies++
-				case t.TS.Equal(prev.TS) && t.ID < prev.ID:
-					descTies++
-				}
+			if prev != nil && t.TS.After(prev.TS) {
+				c.OrderBreaks = append(c.OrderBreaks, OrderBreak{PrevPage: prevPage, Page: p.N, Prev: *prev, Cur: t})
 			}
 			prev, prevPage = &p.Tasks[i], p.N
 		}
-	}
-	switch {
-	case ascTies > 0 && descTies > 0:
-		c.TieOrder = "mixed"
-	case ascTies > 0:
-		c.TieOrder = "asc"
-	case descTies > 0:
-		c.TieOrder = "desc"
 	}
 	for id, pages := range c.Seen {
 		if w, ok := written[id]; ok {
