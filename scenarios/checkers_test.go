@@ -157,6 +157,17 @@ var checkerTests = map[string]func(*testing.T){
 		two := []Walked{{Label: "p2", H: hist(pg(1, "t", a, b), pg(2, "", c, d))}, {Label: "p3", H: hist(pg(1, "t", a, c), pg(2, "", d))}}
 		wantFinding(t, "walks disagree", CheckExact(two, CompareWalks(two, nil)), ClassFail, "LT-OP-4")
 	},
+	"CheckUnspecified": func(t *testing.T) {
+		bounded := func(h History) History { h.Bounded = true; return h }
+		plain := bounded(hist(pg(1, "t", a, b), pg(2, "u", c, d)))
+		wantClean(t, "same listing", CheckUnspecified(plain, bounded(hist(pg(1, "t", a, b), pg(2, "u", c, d)))))
+		wantClean(t, "unfiltered walk stopped early", CheckUnspecified(bounded(hist(pg(1, "t", a, b))), hist(pg(1, "t", a, b), pg(2, "", c, d))))
+		// The server ends the UNSPECIFIED listing at once: a filter that
+		// matches nothing, not "no filter".
+		wantFinding(t, "matches nothing", CheckUnspecified(plain, hist(pg(1, ""))), ClassNonStrict, "LT-REQ-3")
+		wantFinding(t, "different tasks", CheckUnspecified(plain, bounded(hist(pg(1, "t", a, c), pg(2, "u", b, d)))), ClassNonStrict, "LT-REQ-3")
+		wantFinding(t, "more than no filter", CheckUnspecified(hist(pg(1, "", a, b)), hist(pg(1, "", a, b, c))), ClassNonStrict, "LT-REQ-3")
+	},
 	"CheckShortPages": func(t *testing.T) {
 		sized := func(size int, ps ...a2aclient.Step) []Walked {
 			for i := range ps {

@@ -49,6 +49,11 @@ type peerVerdict struct {
 	Binding      string            `yaml:"binding"`
 	Verdict      scenarios.Verdict `yaml:"verdict"`
 	Requirements []string          `yaml:"requirements,omitempty,flow"`
+	// OrPass, when set, says why the peer's own timing decides whether the
+	// departure is visible in a run: the case may then also Pass (no
+	// evidence seen), but never give any other verdict. The reason is
+	// required, kept by -update, and belongs in docs/findings-a2a-go.md.
+	OrPass string `yaml:"orPass,omitempty"`
 }
 
 func (v peerVerdict) key() string { return v.ID + " [" + v.Binding + "]" }
@@ -95,6 +100,11 @@ func TestPeerA2AGo(t *testing.T) {
 
 	expectedPath := filepath.Join(peerA2AGoDir, "expected.yaml")
 	if *update {
+		// Timing-dependent entries keep their reason, and their departure
+		// when this run happened not to show it.
+		if old, err := readPeerExpectation(expectedPath); err == nil {
+			keepOrPass(&got, old)
+		}
 		if err := writePeerExpectation(expectedPath, got); err != nil {
 			t.Fatal(err)
 		}
@@ -258,6 +268,8 @@ func diffPeer(want, got peerExpectation, rep *reports.Conformance) []string {
 		switch {
 		case !ok:
 			d = fmt.Sprintf("%s: %s, not in the expected file (a new case?)", k, describeVerdict(g))
+		case w.OrPass != "" && g.Verdict == scenarios.Pass:
+			continue
 		case w.Verdict != g.Verdict || !slices.Equal(w.Requirements, g.Requirements):
 			d = fmt.Sprintf("%s: %s, expected %s", k, describeVerdict(g), describeVerdict(w))
 		default:
@@ -271,6 +283,26 @@ func diffPeer(want, got peerExpectation, rep *reports.Conformance) []string {
 		}
 	}
 	return diffs
+}
+
+// keepOrPass carries the OrPass entries of old into got: a run in which
+// such a case passed keeps old's verdict and requirements.
+func keepOrPass(got *peerExpectation, old peerExpectation) {
+	prev := map[string]peerVerdict{}
+	for _, v := range old.Cases {
+		if v.OrPass != "" {
+			prev[v.key()] = v
+		}
+	}
+	for i, g := range got.Cases {
+		if o, ok := prev[g.key()]; ok {
+			if g.Verdict == scenarios.Pass {
+				got.Cases[i] = o
+			} else {
+				got.Cases[i].OrPass = o.OrPass
+			}
+		}
+	}
 }
 
 func describeVerdict(v peerVerdict) string {
@@ -302,6 +334,8 @@ func explainResult(r *scenarios.Result) string {
 const peerExpectationHeader = `# Verdicts of pagewalk check against the a2a-go peer (suites/peers/a2ago): black-box,
 # principals alice and bob, no control API. One entry per case and binding; requirements are
 # those of the worst findings (the verdict's class). TestPeerA2AGo fails when a run differs.
+# orPass (kept by -update, written by hand) marks a departure the peer's own timing may hide
+# in a run, and says why: the case may then also Pass, and nothing else.
 # Regenerate from a real run, after reviewing the change:
 #   go test ./suites -run TestPeerA2AGo -args -update
 # and update docs/findings-a2a-go.md to match.
