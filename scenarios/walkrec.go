@@ -32,10 +32,20 @@ func (e *Env) walk(c *a2aclient.Client, req a2aclient.ListRequest, maxPages int,
 		maxPages = m // the user's --max-pages bounds every walk
 	}
 	var h History
-	for st, err := range a2aclient.Walk(e.ctx, c, req, a2aclient.MaxPages(maxPages)) {
+	for st, err := range a2aclient.Walk(e.ctx, a2aclient.ByteBudget(c, a2aclient.DefaultWalkBytes), req, a2aclient.MaxPages(maxPages)) {
 		var stop *a2aclient.StopError
 		if err != nil && !errors.As(err, &stop) {
 			e.Check(err, fmt.Sprintf("ListTasks page %d", st.N))
+		}
+		// A deliberately partial walk that reaches the byte budget (large
+		// tasks) stops there like at its page bound; it keeps what it read.
+		var over *a2aclient.BudgetError
+		if stop != nil && bounded && errors.As(stop.Err, &over) {
+			if st.Page != nil {
+				h.Pages = append(h.Pages, st)
+			}
+			h.End, h.Bounded = fmt.Sprintf("stopped after %d pages: %v", st.N, over), true
+			return h
 		}
 		if stop != nil && stop.Kind == a2aclient.StopTransport {
 			e.Check(stop.Err, fmt.Sprintf("ListTasks page %d", st.N))

@@ -169,7 +169,7 @@ type checkTarget struct {
 // openTarget starts the built-in reference or discovers --target (with
 // the credential preflight), applying the budget flags.
 func openTarget(ctx context.Context, o *checkOptions, stderr io.Writer) (*checkTarget, error) {
-	hc := newHTTPClient(o.requestTimeout, o.maxResponseBytes)
+	hc := a2aclient.NewHTTPClient(a2aclient.HTTPOptions{Timeout: o.requestTimeout, MaxResponseBytes: o.maxResponseBytes})
 	ct := &checkTarget{close: func() {}}
 	if o.target == builtinTarget {
 		b, err := suites.StartBuiltin(ctx, hc, suites.BuiltinOptions{Binding: o.binding, MaxWait: o.maxWait, ObserveTasks: o.observeTasks, MaxPages: o.maxPages})
