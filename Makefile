@@ -84,3 +84,11 @@ fuzz:
 .PHONY: peer
 peer:
 	$(GO) test -count=1 -run '^TestPeerA2AGo$$' -v ./suites/
+
+# soak runs 50 walkers over a static data set in the in-process reference
+# while writers seed, move and send messages around it, for SOAK, and prints
+# the counts (docs/reliability.md, "Soak"). Not part of make test.
+SOAK ?= 60s
+.PHONY: soak
+soak:
+	PAGEWALK_SOAK=$(SOAK) $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 0 ./suites/soak/

@@ -3,7 +3,6 @@ package suites
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/pagewalk/pagewalk/scenarios"
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
@@ -21,7 +20,7 @@ type Reference interface {
 // server to its new address.
 func ReferenceTarget(ctx context.Context, ref Reference, hc *http.Client) (*scenarios.Target, error) {
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		hc = a2aclient.NewHTTPClient(a2aclient.HTTPOptions{})
 	}
 	base, err := ref.BaseURL(ctx)
 	if err != nil {

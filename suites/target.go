@@ -22,7 +22,9 @@ type TargetOptions struct {
 	// Binding is "jsonrpc", "http" or "all" (default: all the card declares).
 	Binding      string
 	BlackBoxText string
-	HTTP         *http.Client
+	// HTTP sends every request (default a2aclient.NewHTTPClient with its
+	// default bounds).
+	HTTP *http.Client
 	// MaxWait, ObserveTasks and ProbeTasks set the black-box data (see
 	// scenarios.Target); ObserveTasks 0 means the default, negative off.
 	MaxWait      time.Duration
@@ -40,7 +42,7 @@ type TargetOptions struct {
 func ExternalTarget(ctx context.Context, o TargetOptions) (*scenarios.Target, error) {
 	hc := o.HTTP
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		hc = a2aclient.NewHTTPClient(a2aclient.HTTPOptions{})
 	}
 	if _, err := a2aclient.CardURL(o.URL); err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -72,7 +71,8 @@ func CardURL(target string) (string, error) {
 
 // Discover fetches and parses the Agent Card for target. It keeps the
 // JSONRPC and HTTP+JSON interfaces whose protocolVersion is 1.0
-// (LT-CARD-6, LT-CARD-7).
+// (LT-CARD-6, LT-CARD-7). The fetch is bounded like every exchange (see
+// NewHTTPClient): a redirect is an error, not followed.
 func Discover(ctx context.Context, hc *http.Client, target string) (*Card, error) {
 	cardURL, err := CardURL(target)
 	if err != nil {
@@ -83,17 +83,12 @@ func Discover(ctx context.Context, hc *http.Client, target string) (*Card, error
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("agent card %s: %w", cardURL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp, body, err := exchange(hc, req)
 	if err != nil {
 		return nil, fmt.Errorf("agent card %s: %w", cardURL, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("agent card %s: HTTP %d", cardURL, resp.StatusCode)
+		return nil, fmt.Errorf("agent card %s: HTTP %s", cardURL, resp.Status)
 	}
 	return ParseCard(cardURL, body)
 }

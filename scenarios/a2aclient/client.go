@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,6 +16,9 @@ import (
 // Client speaks A2A over one interface as one principal. Its zero value is
 // not usable; fill Iface and Token.
 type Client struct {
+	// HTTP sends the requests; use NewHTTPClient. Whatever client is given,
+	// replies are capped, requests time out and redirects are not followed
+	// (see bounded).
 	HTTP *http.Client
 	// Iface is the endpoint and its binding.
 	Iface Interface
@@ -27,15 +29,12 @@ type Client struct {
 	Tenant string
 	// Record, if set, receives every exchange.
 	Record func(*Exchange)
+	// MaxPageTasks bounds the tasks of one ListTasks reply (default
+	// DefaultMaxPageTasks); a reply with more fails with
+	// *TooManyTasksError, undecoded.
+	MaxPageTasks int
 
 	seq atomic.Int64
-}
-
-func (c *Client) httpClient() *http.Client {
-	if c.HTTP != nil {
-		return c.HTTP
-	}
-	return http.DefaultClient
 }
 
 func (c *Client) tenant() string {
@@ -171,22 +170,44 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 	hr.Header = b.Header
 	x.Sent = time.Now()
-	resp, err := c.httpClient().Do(hr)
-	if err != nil {
-		x.Received, x.Err = time.Now(), err.Error()
+	resp, body, err := exchange(c.HTTP, hr)
+	x.Received = time.Now()
+	if resp == nil {
+		x.Err = err.Error()
 		c.record(x)
 		return &Response{X: x}, fmt.Errorf("%s %s: %w", b.Method, b.URL, err)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	resp.Body.Close()
-	x.Received, x.Status, x.RespBody = time.Now(), resp.StatusCode, string(body)
+	x.Status, x.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
+	x.keepBody(body)
 	if err != nil {
 		x.Err = err.Error()
 		c.record(x)
-		return &Response{X: x}, fmt.Errorf("%s %s: reading reply: %w", b.Method, b.URL, err)
+		return &Response{X: x}, fmt.Errorf("%s %s: reading the reply: %w", b.Method, b.URL, err)
+	}
+	r := DecodeBody(c.Iface.Binding, x, body)
+	if err := c.checkTasks(req, r); err != nil {
+		x.Err = err.Error()
+		c.record(x)
+		return &Response{X: x}, fmt.Errorf("%s %s: %w", b.Method, b.URL, err)
 	}
 	c.record(x)
-	return Decode(c.Iface.Binding, x), nil
+	return r, nil
+}
+
+// checkTasks refuses a ListTasks reply with more tasks than MaxPageTasks
+// before anything decodes them.
+func (c *Client) checkTasks(req Request, r *Response) error {
+	if req.Op != "ListTasks" || r.Result == nil {
+		return nil
+	}
+	limit := c.MaxPageTasks
+	if limit <= 0 {
+		limit = DefaultMaxPageTasks
+	}
+	if n, ok := countArray(r.Result["tasks"]); ok && n > limit {
+		return &TooManyTasksError{Limit: limit, Seen: n}
+	}
+	return nil
 }
 
 func (c *Client) record(x *Exchange) {
@@ -198,7 +219,12 @@ func (c *Client) record(x *Exchange) {
 // Decode decodes the reply recorded in x for binding b. Tests use it to
 // build responses from hand-written wire bodies.
 func Decode(b Binding, x *Exchange) *Response {
-	body := []byte(x.RespBody)
+	return DecodeBody(b, x, []byte(x.RespBody))
+}
+
+// DecodeBody decodes body, the whole reply of exchange x, for binding b.
+// (x.RespBody may hold only the reply's first KeptResponseBytes.)
+func DecodeBody(b Binding, x *Exchange, body []byte) *Response {
 	if x.Binding == "" {
 		x.Binding = b
 	}
@@ -207,7 +233,7 @@ func Decode(b Binding, x *Exchange) *Response {
 	case JSONRPC:
 		env, err := decodeFields(body)
 		if err != nil {
-			r.Malformed = "reply is not a JSON-RPC object: " + err.Error()
+			r.Malformed = x.replyKind() + "is not a JSON-RPC object: " + err.Error()
 			return r
 		}
 		if e, ok := env["error"]; ok {
@@ -216,7 +242,7 @@ func Decode(b Binding, x *Exchange) *Response {
 		}
 		res, ok := env["result"]
 		if !ok {
-			r.Malformed = "reply has neither result nor error"
+			r.Malformed = x.replyKind() + "has neither result nor error"
 			return r
 		}
 		if r.Result, err = decodeFields(res); err != nil {
@@ -231,6 +257,8 @@ func Decode(b Binding, x *Exchange) *Response {
 		if r.Result, err = decodeFields(body); err != nil {
 			r.Malformed = "body is not a JSON object: " + err.Error()
 		}
+	default:
+		r.Malformed = fmt.Sprintf("unknown binding %q", b)
 	}
 	return r
 }

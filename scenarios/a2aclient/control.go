@@ -50,16 +50,7 @@ func (c *Control) call(ctx context.Context, method, path string, in, out any) er
 	}
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	req.Header.Set("Content-Type", "application/json")
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("control %s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp, b, err := exchange(c.HTTP, req)
 	if err != nil {
 		return fmt.Errorf("control %s %s: %w", method, path, err)
 	}

@@ -4,24 +4,32 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Exchange is one request and its response exactly as they crossed the wire.
 // Headers are not kept, so bearer tokens never reach a transcript or report.
 type Exchange struct {
-	Op         string    `json:"op"`
-	Binding    Binding   `json:"binding"`
-	Principal  string    `json:"principal,omitempty"`
-	HTTPMethod string    `json:"httpMethod"`
-	URL        string    `json:"url"`
-	ReqBody    string    `json:"requestBody,omitempty"`
-	Status     int       `json:"status"`
-	RespBody   string    `json:"responseBody,omitempty"`
-	Sent       time.Time `json:"sent"`
-	Received   time.Time `json:"received"`
-	Err        string    `json:"transportError,omitempty"`
+	Op         string  `json:"op"`
+	Binding    Binding `json:"binding"`
+	Principal  string  `json:"principal,omitempty"`
+	HTTPMethod string  `json:"httpMethod"`
+	URL        string  `json:"url"`
+	ReqBody    string  `json:"requestBody,omitempty"`
+	Status     int     `json:"status"`
+	// ContentType is the reply's Content-Type header ("" when absent).
+	ContentType string `json:"responseContentType,omitempty"`
+	// RespBody is the reply body, or its first KeptResponseBytes when it
+	// was longer; RespTotal is then the full length (0 when RespBody is
+	// whole).
+	RespBody  string    `json:"responseBody,omitempty"`
+	RespTotal int64     `json:"responseBytes,omitempty"`
+	Sent      time.Time `json:"sent"`
+	Received  time.Time `json:"received"`
+	Err       string    `json:"transportError,omitempty"`
 }
 
 // Transcript renders the exchange as a short wire transcript for witnesses.
@@ -36,15 +44,62 @@ func (x *Exchange) Transcript() string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "\n<-- %d %s", x.Status, abbreviate(x.RespBody, 1200))
+	if x.RespTotal > 0 {
+		fmt.Fprintf(&b, "\n    (the reply was %d bytes; the first %d were kept)", x.RespTotal, len(x.RespBody))
+	}
 	return b.String()
 }
 
+// keepBody keeps body, or its first KeptResponseBytes (cut at a UTF-8
+// boundary) and its full length: a witness needs the start of a reply, and
+// the transcript of a huge one must not hold it all.
+func (x *Exchange) keepBody(body []byte) {
+	x.RespTotal = 0
+	if len(body) > KeptResponseBytes {
+		x.RespTotal = int64(len(body))
+		n := KeptResponseBytes
+		for n > KeptResponseBytes-utf8.UTFMax && !utf8.RuneStart(body[n]) {
+			n--
+		}
+		body = body[:n]
+	}
+	x.RespBody = string(body)
+}
+
+// replyBytes is the length of the reply body.
+func (x *Exchange) replyBytes() int64 { return max(x.RespTotal, int64(len(x.RespBody))) }
+
+// replyKind names a reply in a malformed-reply message: "reply " for a
+// success status, else its status and Content-Type (an HTML error page from
+// a proxy reads very differently from a broken JSON-RPC server).
+func (x *Exchange) replyKind() string {
+	if x.Status == 0 || (x.Status >= 200 && x.Status <= 299) {
+		return "reply "
+	}
+	ct := x.ContentType
+	if ct == "" {
+		ct = "no Content-Type"
+	}
+	return fmt.Sprintf("HTTP %d %s reply (%s) ", x.Status, http.StatusText(x.Status), ct)
+}
 func abbreviate(s string, n int) string {
 	s = strings.TrimSpace(s)
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + fmt.Sprintf("... (%d more bytes)", len(s)-n)
+}
+
+// oneLine renders the start of body on one line, whitespace runs collapsed,
+// at most n bytes and a note of the full size: a proxy's HTML error page
+// then reads in a one-line summary.
+func oneLine(body []byte, n int) string {
+	head := body[:min(len(body), 4*n)]
+	s := strings.Join(strings.Fields(string(head)), " ")
+	if len(s) <= n && len(head) == len(body) {
+		return s
+	}
+	return s[:min(len(s), n)] + fmt.Sprintf("... (%d bytes in all)", len(body))
 }
 
 // ProtoError is an A2A error decoded from either binding: a JSON-RPC error
@@ -188,7 +243,7 @@ func parseStatusError(status int, body []byte) *ProtoError {
 	}
 	if err := json.Unmarshal(body, &doc); err != nil || doc.Error == nil {
 		pe.Envelope = "body is not a google.rpc.Status object {\"error\":{\"code\",\"status\",\"message\",\"details\"}}"
-		pe.Message = abbreviate(string(body), 200)
+		pe.Message = oneLine(body, 200)
 		return pe
 	}
 	e := doc.Error
