@@ -324,5 +324,31 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		noList := good
 		noList.List = pageReply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no route"}}`)
 		wantFinding(t, "no /{tenant}/tasks", CheckTenantRoute(noList), ClassNonStrict, "LT-OP-3")
+		if why := good.Unjudged(); why != "" {
+			t.Errorf("a declared tenant that routes is judged: %s", why)
+		}
+		// A made-up tenant (the card declares none) shows routing only
+		// against a second made-up one. A server that ignores the tenant
+		// (a2a-go v2.3.1 on JSON-RPC) lists the task under both: nothing
+		// can be judged, and the case skips (it once passed on that).
+		madeUp := good
+		madeUp.MadeUp, madeUp.OtherTenant, madeUp.From = true, "pw-other", "pagewalk (the card declares none)"
+		madeUp.Other = pageReply(a2aclient.HTTPJSON, 200, listing(a2aclient.HTTPJSON, "t1"))
+		wantClean(t, "ignored made-up tenant", CheckTenantRoute(madeUp))
+		if why := madeUp.Unjudged(); !strings.Contains(why, "ignores the tenant") || !strings.Contains(why, "--tenant") {
+			t.Errorf("an ignored made-up tenant must leave the case unjudged, saying what would decide it: %q", why)
+		}
+		madeUp.Other = nil
+		if madeUp.Unjudged() == "" {
+			t.Error("a made-up tenant compared with no other cannot show routing")
+		}
+		madeUp.Other = pageReply(a2aclient.HTTPJSON, 200, listing(a2aclient.HTTPJSON))
+		if why := madeUp.Unjudged(); why != "" {
+			t.Errorf("a made-up tenant whose task is not under another made-up one is routed: %s", why)
+		}
+		madeUp.Other = pageReply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no tenant pw-other"}}`)
+		if why := madeUp.Unjudged(); why != "" {
+			t.Errorf("a server that tells two made-up tenants apart routes by tenant: %s", why)
+		}
 	},
 }
