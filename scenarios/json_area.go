@@ -496,11 +496,11 @@ func CheckRestQuery(ps []QueryProbe) []Finding {
 		}
 		if len(p.Control) > 0 && p.Want != nil {
 			if cgot, crefused := servedOf(p.Control, p.Ours); crefused != nil || !sameIDs(cgot, p.Want) {
-				what := fmt.Sprintf("served %d of the case's tasks, want %d", len(cgot), len(p.Want))
+				what := fmt.Sprintf("did not filter either (it served %d of the case's tasks, want %d)", len(cgot), len(p.Want))
 				if crefused != nil {
-					what = "was refused: " + crefused.Describe()
+					what = "was refused too (" + crefused.Describe() + ")"
 				}
-				fs = append(fs, Observe(p.Reqs, "%s: not judged: the same filter in pagewalk's own form %s as well, so the filter itself does not work (%s judges that) and this encoding of it cannot be judged", p.What, what, p.Owner).
+				fs = append(fs, Observe(p.Reqs, "%s: not judged: the same filter in pagewalk's own form %s, so the filter itself does not work (%s judges that) and whether this encoding is read cannot be told", p.What, what, p.Owner).
 					WithWitness(p.Control[0].Witness()))
 				continue
 			}
