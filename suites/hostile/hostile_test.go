@@ -119,10 +119,10 @@ var expectations = []expectation{
 	// skipped, so nothing is checked.
 	{how: endlessChain,
 		check: run{code: exitNothingChecked, causes: []string{`did not reach nextPageToken "" within \d+ pages`}},
-		load: run{needs: []string{inconclusiveLoad}, code: exitOK, causes: []string{inconclusive, `stopped at page 50 \(max-pages\)`}, forbid: passed}},
+		load:  run{needs: []string{inconclusiveLoad}, code: exitOK, causes: []string{inconclusive, `stopped at page 50 \(max-pages\)`}, forbid: passed}},
 	{how: cycle3,
 		check: run{code: exitFailed, causes: []string{`page 4 returned the same nextPageToken as page 1`}},
-		load: run{needs: []string{inconclusiveLoad}, code: exitOK, causes: []string{inconclusive, `stopped at page 4 \(loop\)`}, forbid: passed}},
+		load:  run{needs: []string{inconclusiveLoad}, code: exitOK, causes: []string{inconclusive, `stopped at page 4 \(loop\)`}, forbid: passed}},
 	{how: slowReply,
 		check: run{needs: []string{"--request-timeout"}, args: []string{"--request-timeout", "1s"}, code: exitUnreadable, causes: []string{`no reply within the 1s per-request timeout`}},
 		load:  run{code: exitSetup, causes: []string{`no reply within the 2s per-request timeout`}}},
