@@ -39,6 +39,18 @@ type Miss struct {
 	// Pages are the pages it was served on (duplicates).
 	Pages   []int
 	Witness string
+	// WalkEnd says how the walk ended, when it ended before nextPageToken
+	// "" (a loop, an error, a malformed page): the cause a reader needs
+	// next to a miss.
+	WalkEnd string
+}
+
+// whyEnded renders m.WalkEnd for a message ("" when the walk completed).
+func (m Miss) whyEnded() string {
+	if m.WalkEnd == "" {
+		return ""
+	}
+	return " (the walk ended early: " + m.WalkEnd + ")"
 }
 
 // Comparison is the outcome of CompareWalks.
@@ -156,7 +168,11 @@ func CompareWalks(walks []Walked, expect Truth) Comparison {
 			case len(pages) == 0 && expect == nil && hasNewest && ts.After(newest):
 				// Newer than anything this walk saw: made after it began.
 			case len(pages) == 0:
-				c.Missing = append(c.Missing, Miss{Walk: w.Label, TaskID: id, TS: ts, Tie: tie(ts), CutShort: cutShort(ts), Witness: w.H.Witness(w.H.pagesAround(ts)...)})
+				m := Miss{Walk: w.Label, TaskID: id, TS: ts, Tie: tie(ts), CutShort: cutShort(ts), Witness: w.H.Witness(w.H.pagesAround(ts)...)}
+				if w.H.Ended() && !w.H.Bounded {
+					m.WalkEnd = w.H.End
+				}
+				c.Missing = append(c.Missing, m)
 			case len(pages) > 1:
 				c.Duplicates = append(c.Duplicates, Miss{Walk: w.Label, TaskID: id, TS: ts, Tie: tie(ts), Pages: pages, Witness: w.H.Witness(pages...)})
 			}
@@ -288,8 +304,8 @@ func (c Comparison) exactFindings() []Finding {
 	var fs []Finding
 	for _, m := range c.Missing {
 		if !m.Tie && !m.CutShort {
-			fs = append(fs, Breach(R("LT-OP-4", "LT-RESP-3"), "%s: task %s (status timestamp %s), unchanged while pagewalk read, was never served",
-				m.Walk, m.TaskID, a2aclient.FormatTimestamp(m.TS)).Of("missing", m.Walk).WithWitness(m.Witness))
+			fs = append(fs, Breach(R("LT-OP-4", "LT-RESP-3"), "%s: task %s (status timestamp %s), unchanged while pagewalk read, was never served%s",
+				m.Walk, m.TaskID, a2aclient.FormatTimestamp(m.TS), m.whyEnded()).Of("missing", m.Walk).WithWitness(m.Witness))
 		}
 	}
 	for _, m := range c.Duplicates {
@@ -307,8 +323,8 @@ func (c Comparison) tieFindings() []Finding {
 	var fs []Finding
 	for _, m := range c.Missing {
 		if m.Tie && !m.CutShort {
-			fs = append(fs, Breach(R("LT-SEED-2", "LT-ORDER-3"), "%s: task %s, tied with others at %s where a page ends, was never served",
-				m.Walk, m.TaskID, a2aclient.FormatTimestamp(m.TS)).Of("missing", m.Walk).WithWitness(m.Witness))
+			fs = append(fs, Breach(R("LT-SEED-2", "LT-ORDER-3"), "%s: task %s, tied with others at %s where a page ends, was never served%s",
+				m.Walk, m.TaskID, a2aclient.FormatTimestamp(m.TS), m.whyEnded()).Of("missing", m.Walk).WithWitness(m.Witness))
 		}
 	}
 	for _, m := range c.Duplicates {

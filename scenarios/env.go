@@ -105,6 +105,19 @@ func (e *Env) Skip(format string, args ...any) {
 	panic(skipSignal{fmt.Sprintf(format, args...)})
 }
 
+// ReportOrSkip is for a case whose data turned out unable to show its
+// property: it reports fs, and ends the case as Skipped with the reason
+// unless one of fs is above Info (a finding stands on its own evidence).
+func (e *Env) ReportOrSkip(fs []Finding, format string, args ...any) {
+	e.Report(fs...)
+	for _, f := range fs {
+		if f.Class != ClassInfo {
+			return
+		}
+	}
+	e.Skip(format, args...)
+}
+
 // Check aborts the scenario with a harness error if err is not nil. Use it
 // for failures that prevent checking (transport errors, a control API that
 // refuses), not for verdicts.

@@ -473,7 +473,7 @@ func matrixDoc(rows []killRow, runs []map[column]matrixRun) []byte {
 	}
 	b.WriteString("\nEach row is a reference fault mode (`pagewalk serve --fault NAME`). A mutant is killed in a column only when every case its row names reports a finding above Info whose first requirement is the row's (cells: the class, **F** Fail, **N** Non-strict, **H** Hardened). ")
 	b.WriteString("The columns: the default and the hardened profile with the control API (strict), and black-box: no control API, the hardened profile, each principal holding 400 existing tasks (contexts, every state, ties, history, artifacts), a second principal, another tenant and the token lifetime given. ")
-	b.WriteString("\"also\" lists the other cases with findings above Info. Legal variants must get no finding above Info in any case.\n\n")
+	b.WriteString("\"also\" lists the other cases with findings above Info in the two control-API columns (the black-box column's probe tasks are made in real time, so which other cases see a fault there may vary between runs). Legal variants must get no finding above Info in any case.\n\n")
 	b.WriteString("| fault | must be killed by | " + string(colDefault) + " | " + string(colHardened) + " | " + string(colBlackBox) + " | also |\n|---|---|---|---|---|---|\n")
 	for i, row := range rows {
 		if row.Fault == "" {
@@ -497,6 +497,12 @@ func matrixDoc(rows []killRow, runs []map[column]matrixRun) []byte {
 		var also []string
 		seen := map[string]bool{}
 		for _, col := range columns {
+			if col == colBlackBox {
+				// Its probe tasks are made in real time: which other cases
+				// also see a fault there can vary from run to run, and this
+				// file is compared as a golden.
+				continue
+			}
 			for _, r := range runs[i][col].results {
 				if named[r.ID] || seen[r.ID] {
 					continue

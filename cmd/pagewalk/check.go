@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -67,12 +69,28 @@ partial (exit 3). Exit codes: pagewalk --help, docs/exit-codes.md.`,
 				listCases(cmd.OutOrStdout())
 				return nil
 			}
+			boundCheckMemory()
 			_, err := checkMain(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return err
 		},
 	}
 	o.register(cmd.Flags())
 	return cmd
+}
+
+// checkMemoryLimit is check's soft memory limit (Go's runtime/debug
+// SetMemoryLimit), unless GOMEMLIMIT says otherwise. What check keeps is
+// bounded by its reply cap and each walk's byte budget (tens of MB at
+// worst); what it throws away decoding hostile replies of several MB is
+// not, and with Go's default GC pacing that garbage alone took RSS past
+// 256 MB (suites/hostile). The limit makes the collector run earlier near
+// it; it never fails an allocation.
+const checkMemoryLimit = 160 << 20
+
+func boundCheckMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(checkMemoryLimit)
+	}
 }
 
 // listCases prints every case without running anything.

@@ -88,12 +88,14 @@ func (c *console) done(r *scenarios.Result) {
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
-// skips prints, verbose only, the skipped cases grouped by reason and the
-// requirements no case checked.
+// quietSkipReasons is how many skip reasons a run prints without -v: what
+// was not checked, and why, belongs on the console, but never floods it.
+const quietSkipReasons = 10
+
+// skips prints the skipped cases grouped by reason (at most
+// quietSkipReasons lines without -v) and, with -v, the requirements no
+// case checked.
 func (c *console) skips(conf *reports.Conformance) {
-	if !c.verbose {
-		return
-	}
 	groups := map[string][]string{}
 	for _, r := range conf.Cases {
 		if r.Verdict == scenarios.Skipped {
@@ -105,8 +107,15 @@ func (c *console) skips(conf *reports.Conformance) {
 		reasons = append(reasons, k)
 	}
 	sort.Strings(reasons)
-	for _, k := range reasons {
-		fmt.Fprintf(c.w, "%s %d cases: %s\n", c.verdict(scenarios.Skipped), len(groups[k]), k)
+	for i, k := range reasons {
+		if !c.verbose && i == quietSkipReasons {
+			fmt.Fprintf(c.w, "(+%d more skip reasons; -v lists them all)\n", len(reasons)-i)
+			break
+		}
+		fmt.Fprintf(c.w, "%s %d cases: %s\n", c.verdict(scenarios.Skipped), len(groups[k]), reports.OneLine(k, reports.HeadlineCap))
+	}
+	if !c.verbose {
+		return
 	}
 	if len(conf.Skipped) > 0 {
 		var ids []string
