@@ -186,11 +186,11 @@ var _ = Register(Scenario{
 				e.Check(err, "ListTasks")
 			}
 		}
-		fs := CheckTenantRoute(o)
-		if why := o.Unjudged(); why != "" && !Judged(fs) {
-			e.Skip("%s", why)
+		if why := o.Unjudged(); why != "" {
+			e.ReportOrSkip(CheckTenantRoute(o), "%s", why)
+			return
 		}
-		e.Report(fs...)
+		e.Report(CheckTenantRoute(o)...)
 	},
 })
 
