@@ -3,6 +3,7 @@ package scenarios
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
@@ -97,6 +98,36 @@ type TenantRoute struct {
 	ID   string
 	List *a2aclient.Page
 	Get  *a2aclient.Response
+	// MadeUp is true when the tenant is pagewalk's own (the card declares
+	// none and none was given). Routing by it is then shown only against
+	// a second made-up tenant: Other is the listing of the same context
+	// with OtherTenant.
+	MadeUp      bool
+	OtherTenant string
+	Other       *a2aclient.Page
+}
+
+// Unjudged says why the calls cannot show routing by tenant ("" when they
+// can). A tenant the card declares, or the user gives, is the server's
+// own: that requests carrying it are served, in its placement, is the
+// evidence. A made-up tenant is evidence only if it is not ignored: when a
+// second made-up tenant lists the task too, the server does not route by
+// tenant, which the spec leaves it free to do where the card declares
+// none, so there is nothing to judge.
+func (o TenantRoute) Unjudged() string {
+	if !o.MadeUp || o.Send == nil || o.Send.Err != nil {
+		return ""
+	}
+	const why = "with no tenant in the Agent Card, clients omit the field (\"omit the field if tenant is not set in that entry\", §8.3.2) and a server \"MAY use the tenant field\" (multi-tenancy), so ignoring it breaks nothing; give --tenant T, a tenant the server routes by, to judge routing by tenant"
+	switch l := o.Other; {
+	case l == nil || l.X == nil:
+		return fmt.Sprintf("the Agent Card declares no tenant, and pagewalk's made-up tenant %q was not compared with another, so the calls cannot show that the server routes by it; %s", o.Tenant, why)
+	case l.Err != nil || l.Malformed != "":
+		return "" // the server told the two made-up tenants apart
+	case contains(l.IDs(), o.ID):
+		return fmt.Sprintf("the Agent Card declares no tenant, and the server ignores the tenant: task %s, created with pagewalk's made-up tenant %q, is listed with another made-up tenant %q too; %s", o.ID, o.Tenant, o.OtherTenant, why)
+	}
+	return ""
 }
 
 func (t TenantRoute) placement() string {
@@ -148,6 +179,16 @@ var _ = Register(Scenario{
 			g, err := c.GetTask(e.ctx, o.ID, a2aclient.Ptr(0))
 			e.Check(err, "GetTask")
 			o.Get = g.Response
+			if madeUp {
+				o.MadeUp, o.OtherTenant = true, e.ID("tenant-2")
+				e.By("ListTasks of context %s with another made-up tenant %q: a server that routes by tenant does not list the task there", ctx, o.OtherTenant)
+				o.Other, err = e.clientFor(e.Binding(), 0, o.OtherTenant).ListTasks(e.ctx, a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(10), HistoryLength: a2aclient.Ptr(0)})
+				e.Check(err, "ListTasks")
+			}
+		}
+		if why := o.Unjudged(); why != "" {
+			e.ReportOrSkip(CheckTenantRoute(o), "%s", why)
+			return
 		}
 		e.Report(CheckTenantRoute(o)...)
 	},

@@ -272,6 +272,17 @@ var checkerTests = map[string]func(*testing.T){
 		}
 		named := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"invalid pageToken \"zz\""}}`)
 		wantClean(t, "named in the message", CheckRejected(Rejection{What: "x", Field: "pageToken", Reply: named}))
+		// A message names the parameter in words as well as by its JSON
+		// name (a2a-go v2.3.1's words; pagewalk once matched only
+		// "pageSize" and reported this as unnamed).
+		words := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"failed to list tasks: page size must be between 1 and 100 inclusive, got -1: invalid request"}}`)
+		wantClean(t, "named in words", CheckRejected(Rejection{What: "pageSize -1", Field: "pageSize", Reply: words}))
+		snake := reply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"page_size out of range"}}`)
+		wantClean(t, "named in snake_case", CheckRejected(Rejection{What: "pageSize -1", Field: "pageSize", Reply: snake}))
+		for _, msg := range []string{"page must be positive", "maxPageSize exceeded", "invalid request"} {
+			other := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"`+msg+`"}}`)
+			wantFinding(t, "not named: "+msg, CheckRejected(Rejection{What: "pageSize -1", Field: "pageSize", Reply: other}), ClassNonStrict, "LT-ERR-5")
+		}
 	},
 	"CheckPageSizeBounds": func(t *testing.T) {
 		rej := pageReply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"pageSize: must be between 1 and 100"}}`)
@@ -410,6 +421,30 @@ var checkerTests = map[string]func(*testing.T){
 		wantFinding(t, "no ErrorInfo", CheckEnvelope(inv, "pageSize", noInfo), ClassFail, "LT-ERR-8")
 		wrongCode := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageSize"}}`)
 		wantFinding(t, "wrong code", CheckEnvelope(wrongCode, "pageSize", nil), ClassNonStrict, "LT-ERR-2")
+		// HTTP+JSON: "Implementations SHOULD use well-known types such as
+		// google.rpc.BadRequest to attach structured data to validation
+		// errors" (§11.6), as on JSON-RPC (§9.5). A message that names the
+		// field in words is said to, and the SHOULD is still broken.
+		words := reply(a2aclient.HTTPJSON, 400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"failed to list tasks: page size must be between 1 and 100 inclusive, got -1: invalid request","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_REQUEST","domain":"a2a-protocol.org"}]}}`)
+		fs := CheckEnvelope(words, "pageSize", nf)
+		wantFinding(t, "HTTP+JSON without BadRequest", fs, ClassNonStrict, "LT-ERR-5")
+		for _, f := range fs {
+			if f.Reqs[0] == "LT-ERR-5" && !strings.Contains(f.Message, "does name pageSize") {
+				t.Errorf("a message that says \"page size\" names pageSize: %v", f)
+			}
+		}
+		// A JSON-RPC error reply longer than the exchange keeps: its
+		// envelope is judged from the whole reply, not from the start the
+		// transcript keeps (which lacks "jsonrpc" and "id" here).
+		long := `{"error":{"code":-32602,"message":"pageSize: ` + strings.Repeat("x", a2aclient.KeptResponseBytes) + `","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageSize"}]}]},"jsonrpc":"2.0","id":"1"}`
+		x := &a2aclient.Exchange{Binding: a2aclient.JSONRPC, HTTPMethod: "POST", URL: "http://sut/", Status: 200,
+			RespBody: long[:a2aclient.KeptResponseBytes], RespTotal: int64(len(long))}
+		rpcNF := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"2","error":{"code":-32001,"message":"no","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`)
+		wantClean(t, "a long JSON-RPC error", CheckEnvelope(a2aclient.DecodeBody(a2aclient.JSONRPC, x, []byte(long)), "pageSize", rpcNF))
+		noID := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","error":{"code":-32602,"message":"pageSize","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageSize"}]}]}}`)
+		wantFinding(t, "no id", CheckEnvelope(noID, "pageSize", rpcNF), ClassNonStrict, "LT-RPC-1")
+		noVersion := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"1.0","id":"1","error":{"code":-32602,"message":"pageSize","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pageSize"}]}]}}`)
+		wantFinding(t, "jsonrpc 1.0", CheckEnvelope(noVersion, "pageSize", rpcNF), ClassNonStrict, "LT-RPC-1")
 	},
 }
 

@@ -1,8 +1,7 @@
 package scenarios
 
 import (
-	"encoding/json"
-	"strings"
+	"bytes"
 
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
@@ -13,7 +12,7 @@ var _ = Register(Scenario{
 	ID: "LT-ERR-ENVELOPE", Area: "errors", Level: MUST, Checker: "CheckEnvelope",
 	Title: "Errors use each binding's envelope: a JSON-RPC error object, or a google.rpc.Status body, with typed details",
 	Reqs:  R("LT-ERR-3", "LT-ERR-5", "LT-ERR-6", "LT-ERR-8", "LT-ERR-2"),
-	Quote: `"Each object in the data array MUST include a @type key" (§9.5); "HTTP error responses use the google.rpc.Status JSON representation" (§11.6); REST A2A-specific errors "MUST include a google.rpc.ErrorInfo" (§11.6)`,
+	Quote: `"Each object in the data array MUST include a @type key" (§9.5); "HTTP error responses use the google.rpc.Status JSON representation" (§11.6); REST A2A-specific errors "MUST include a google.rpc.ErrorInfo" (§11.6); "Implementations SHOULD use well-known types such as google.rpc.BadRequest to attach structured data to validation errors" (§9.5 for error.data, §11.6 for error.details)`,
 	Run: func(e *Env) {
 		var bad *a2aclient.Page
 		field := ""
@@ -75,13 +74,13 @@ func CheckEnvelope(invalid *a2aclient.Response, probeField string, notFound *a2a
 				fs = append(fs, Breach(R("LT-RPC-1", "LT-ERR-4"), "%s JSON-RPC error object: %s", c.what, r.Err.Envelope).WithWitness(w))
 			}
 		}
-		if binding == a2aclient.JSONRPC {
-			var env map[string]json.RawMessage
-			json.Unmarshal([]byte(r.X.RespBody), &env)
-			if string(env["jsonrpc"]) != `"2.0"` {
-				fs = append(fs, Breach(R("LT-RPC-1"), "%s error reply lacks \"jsonrpc\": \"2.0\"", c.what).WithWitness(w))
+		if binding == a2aclient.JSONRPC && r.RPC != nil {
+			// The envelope as decoded from the whole reply: X.RespBody
+			// keeps only the first KeptResponseBytes of a long one.
+			if v := bytes.TrimSpace(r.RPC.Version); string(v) != `"2.0"` {
+				fs = append(fs, Breach(R("LT-RPC-1"), "%s error reply has jsonrpc %s, not \"2.0\"", c.what, rawText(v)).WithWitness(w))
 			}
-			if _, ok := env["id"]; !ok {
+			if r.RPC.ID == nil {
 				fs = append(fs, Breach(R("LT-RPC-1"), "%s error reply lacks the request id", c.what).WithWitness(w))
 			}
 		}
@@ -97,10 +96,14 @@ func CheckEnvelope(invalid *a2aclient.Response, probeField string, notFound *a2a
 		}
 		if !c.a2a && len(r.Err.Fields) == 0 {
 			named := "and its message names no parameter either"
-			if probeField != "" && strings.Contains(r.Err.Message, probeField) {
+			if probeField != "" && r.Err.NamesField(probeField) {
 				named = "(the message text does name " + probeField + ")"
 			}
-			fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s has no google.rpc.BadRequest field violation %s", binding, named).WithWitness(w))
+			sec := "§9.5"
+			if binding == a2aclient.HTTPJSON {
+				sec = "§11.6"
+			}
+			fs = append(fs, Breach(R("LT-ERR-5", "LT-ERR-1"), "the invalid-params error on %s has no google.rpc.BadRequest field violation (\"Implementations SHOULD use well-known types such as google.rpc.BadRequest to attach structured data to validation errors\", %s) %s", binding, sec, named).WithWitness(w))
 		}
 		if c.a2a && binding == a2aclient.HTTPJSON && !hasReason(r.Err, "TASK_NOT_FOUND") {
 			fs = append(fs, Breach(R("LT-ERR-8"), "the HTTP+JSON TaskNotFound error has no google.rpc.ErrorInfo with reason TASK_NOT_FOUND (%v)", r.Err.Reasons).WithWitness(w))

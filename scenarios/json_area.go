@@ -292,6 +292,30 @@ type QueryProbe struct {
 	Want []string
 	// Ours are all tasks the case created (to tell them from others).
 	Ours []string
+	// Control, if set, is the same filter sent in the form its own case
+	// sends it (pagewalk's client form), listing Want too. When neither
+	// listing is Want, the filter itself does not work: that is Owner's
+	// finding (one defect, one finding), and this probe records as Info
+	// that it could not judge the encoding.
+	Control []*Wire
+	// Owner is the case that judges the filter Control exercises.
+	Owner string
+}
+
+// servedOf is what a probe's pages served of the case's tasks (ours), or
+// the reply that refused it.
+func servedOf(pages []*Wire, ours []string) (got []string, refused *Wire) {
+	for _, r := range pages {
+		if r == nil || r.Response == nil || r.X == nil {
+			continue
+		}
+		pg := r.Page()
+		if pg.Err != nil || pg.Malformed != "" {
+			return nil, r
+		}
+		got = append(got, onlyOurs(pg.IDs(), ours)...)
+	}
+	return dedupe(got), nil // a repeated task is the walk cases' finding
 }
 
 // rfc3986 percent-encodes a query value per RFC 3986: every byte except
@@ -409,8 +433,14 @@ var _ = Register(Scenario{
 			after := newest.Add(time.Hour).UTC().Format(time.RFC3339)
 			ps = append(ps, probe("statusTimestampAfter="+before+" (an ISO 8601 timestamp an hour before the tasks)", R("LT-REST-5", "LT-REQ-7"), createdIDs(p),
 				"contextId", plain, "statusTimestampAfter", before, "pageSize", "10"))
-			ps = append(ps, probe("statusTimestampAfter="+after+" (an ISO 8601 timestamp an hour after the tasks)", R("LT-REST-5", "LT-REQ-7"), []string{},
-				"contextId", plain, "statusTimestampAfter", after, "pageSize", "10"))
+			late := probe("statusTimestampAfter="+after+" (an ISO 8601 timestamp an hour after the tasks)", R("LT-REST-5", "LT-REQ-7"), []string{},
+				"contextId", plain, "statusTimestampAfter", after, "pageSize", "10")
+			// The same filter in the form LT-FILTER-TSA sends: if that
+			// does not filter either, the filter is broken, not this
+			// encoding of it, and LT-FILTER-TSA reports it.
+			own := a2aclient.FormatTimestamp(newest.Add(time.Hour))
+			late.Control, late.Owner = e.getAll(c, "statusTimestampAfter="+own+" (pagewalk's own form)", "contextId", plain, "statusTimestampAfter", own, "pageSize", "10"), "LT-FILTER-TSA"
+			ps = append(ps, late)
 		}
 		e.Report(CheckRestQuery(ps)...)
 	},
@@ -448,30 +478,35 @@ func onlyOurs(ids, ours []string) []string {
 // parameters, camelCase names and RFC 3986 encoding (Fail), normative text
 // for enum, boolean, number and timestamp forms (Non-strict). A filter that
 // is accepted but not applied leaves the caller an unfiltered list, and is
-// reported as such. A listing that ends on anything but nextPageToken ""
-// is judged by the walk cases; what it served is still compared.
+// reported as such, unless the probe's Control shows that the filter does
+// not work in pagewalk's own form either: then the filter is broken, not
+// its encoding, and its own case (Owner) reports it; this one records an
+// Info line saying what it could not judge. A listing that ends on anything
+// but nextPageToken "" is judged by the walk cases; what it served is still
+// compared.
 func CheckRestQuery(ps []QueryProbe) []Finding {
 	var fs []Finding
 	for _, p := range ps {
 		if len(p.Pages) == 0 {
 			continue
 		}
-		var got []string
-		refused := false
-		for _, r := range p.Pages {
-			if r == nil || r.Response == nil || r.X == nil {
+		got, refused := servedOf(p.Pages, p.Ours)
+		if refused == nil && (p.Want == nil || sameIDs(got, p.Want)) {
+			continue
+		}
+		if len(p.Control) > 0 && p.Want != nil {
+			if cgot, crefused := servedOf(p.Control, p.Ours); crefused != nil || !sameIDs(cgot, p.Want) {
+				what := fmt.Sprintf("did not filter either (it served %d of the case's tasks, want %d)", len(cgot), len(p.Want))
+				if crefused != nil {
+					what = "was refused too (" + crefused.Describe() + ")"
+				}
+				fs = append(fs, Observe(p.Reqs, "%s: not judged: the same filter in pagewalk's own form %s, so the filter itself does not work (%s judges that) and whether this encoding is read cannot be told", p.What, what, p.Owner).
+					WithWitness(p.Control[0].Witness()))
 				continue
 			}
-			pg := r.Page()
-			if pg.Err != nil || pg.Malformed != "" {
-				fs = append(fs, Breach(p.Reqs, "%s was refused: %s", p.What, r.Describe()).WithWitness(r.Witness()))
-				refused = true
-				break
-			}
-			got = append(got, onlyOurs(pg.IDs(), p.Ours)...)
 		}
-		got = dedupe(got) // a repeated task is the walk cases' finding
-		if refused || p.Want == nil || sameIDs(got, p.Want) {
+		if refused != nil {
+			fs = append(fs, Breach(p.Reqs, "%s was refused: %s", p.What, refused.Describe()).WithWitness(refused.Witness()))
 			continue
 		}
 		extra, missing := diff(got, p.Want)

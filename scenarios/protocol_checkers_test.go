@@ -253,6 +253,25 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		rej := wireOf(a2aclient.HTTPJSON, 400, a2aJSON, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"includeArtifacts"}}`)
 		wantFinding(t, "boolean refused", CheckRestQuery(probe(R("LT-REST-4"), []string{"a", "b"}, rej)), ClassNonStrict, "LT-REST-4")
 		wantFinding(t, "timestamp filter ignored", CheckRestQuery(probe(R("LT-REST-5", "LT-REQ-7"), []string{}, page("", "a", "b"))), ClassNonStrict, "LT-REST-5")
+		// statusTimestampAfter ignored in every form (a2a-go v2.3.1 over
+		// HTTP+JSON): LT-FILTER-TSA owns that defect, so this case only
+		// says it could not judge the encoding (it once reported it again).
+		late := func(pages, control []*Wire) []QueryProbe {
+			ps := probe(R("LT-REST-5", "LT-REQ-7"), []string{}, pages...)
+			ps[0].Control, ps[0].Owner = control, "LT-FILTER-TSA"
+			return ps
+		}
+		ignored := CheckRestQuery(late([]*Wire{page("", "a", "b")}, []*Wire{page("", "a", "b")}))
+		wantClean(t, "filter ignored in every form", ignored)
+		if !has(ignored, ClassInfo, "LT-REST-5") || !strings.Contains(ignored[0].Message, "LT-FILTER-TSA") {
+			t.Errorf("an encoding that could not be judged is said so, naming the case that judges the filter: %v", ignored)
+		}
+		wantClean(t, "refused in every form", CheckRestQuery(late([]*Wire{rej}, []*Wire{rej})))
+		// The filter works in pagewalk's form but not in this one: the
+		// encoding is misread or refused, which is this case's to report.
+		wantFinding(t, "second-precision form misread", CheckRestQuery(late([]*Wire{page("", "a", "b")}, []*Wire{page("")})), ClassNonStrict, "LT-REST-5")
+		wantFinding(t, "second-precision form refused", CheckRestQuery(late([]*Wire{rej}, []*Wire{page("")})), ClassNonStrict, "LT-REST-5")
+		wantClean(t, "applied", CheckRestQuery(late([]*Wire{page("")}, []*Wire{page("")})))
 		wantFinding(t, "camelCase ignored", CheckRestQuery(probe(R("LT-REST-2", "LT-REST-1"), []string{"a", "b"}, page("", "a", "b", "s1", "s2"))), ClassFail, "LT-REST-2")
 		if got := rfc3986("a b+c/é%"); got != "a%20b%2Bc%2F%C3%A9%25" {
 			t.Errorf("rfc3986: %s", got)
@@ -305,5 +324,31 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		noList := good
 		noList.List = pageReply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no route"}}`)
 		wantFinding(t, "no /{tenant}/tasks", CheckTenantRoute(noList), ClassNonStrict, "LT-OP-3")
+		if why := good.Unjudged(); why != "" {
+			t.Errorf("a declared tenant that routes is judged: %s", why)
+		}
+		// A made-up tenant (the card declares none) shows routing only
+		// against a second made-up one. A server that ignores the tenant
+		// (a2a-go v2.3.1 on JSON-RPC) lists the task under both: nothing
+		// can be judged, and the case skips (it once passed on that).
+		madeUp := good
+		madeUp.MadeUp, madeUp.OtherTenant, madeUp.From = true, "pw-other", "pagewalk (the card declares none)"
+		madeUp.Other = pageReply(a2aclient.HTTPJSON, 200, listing(a2aclient.HTTPJSON, "t1"))
+		wantClean(t, "ignored made-up tenant", CheckTenantRoute(madeUp))
+		if why := madeUp.Unjudged(); !strings.Contains(why, "ignores the tenant") || !strings.Contains(why, "--tenant") {
+			t.Errorf("an ignored made-up tenant must leave the case unjudged, saying what would decide it: %q", why)
+		}
+		madeUp.Other = nil
+		if madeUp.Unjudged() == "" {
+			t.Error("a made-up tenant compared with no other cannot show routing")
+		}
+		madeUp.Other = pageReply(a2aclient.HTTPJSON, 200, listing(a2aclient.HTTPJSON))
+		if why := madeUp.Unjudged(); why != "" {
+			t.Errorf("a made-up tenant whose task is not under another made-up one is routed: %s", why)
+		}
+		madeUp.Other = pageReply(a2aclient.HTTPJSON, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"no tenant pw-other"}}`)
+		if why := madeUp.Unjudged(); why != "" {
+			t.Errorf("a server that tells two made-up tenants apart routes by tenant: %s", why)
+		}
 	},
 }

@@ -154,6 +154,20 @@ type Response struct {
 	// Malformed says what was wrong with a reply that is neither a valid
 	// result nor a valid error ("" if well-formed).
 	Malformed string
+	// RPC is the JSON-RPC 2.0 envelope of the reply, read from the whole
+	// body (nil on HTTP+JSON, or when the body is not a JSON object).
+	// X.RespBody may hold only the reply's first KeptResponseBytes, so a
+	// check reads the envelope here, never by decoding X.RespBody again.
+	RPC *RPCEnvelope
+}
+
+// RPCEnvelope is what a JSON-RPC reply carried beside its result or error.
+type RPCEnvelope struct {
+	// Version is the raw JSON of the "jsonrpc" member (nil when absent).
+	Version json.RawMessage
+	// ID is the raw JSON of the "id" member (nil when absent; JSON null
+	// when the server wrote null).
+	ID json.RawMessage
 }
 
 // Do sends req and decodes the reply. The returned error is a transport
@@ -236,6 +250,7 @@ func DecodeBody(b Binding, x *Exchange, body []byte) *Response {
 			r.Malformed = x.replyKind() + "is not a JSON-RPC object: " + err.Error()
 			return r
 		}
+		r.RPC = &RPCEnvelope{Version: env["jsonrpc"], ID: env["id"]}
 		if e, ok := env["error"]; ok {
 			r.Err = parseJSONRPCError(e)
 			return r

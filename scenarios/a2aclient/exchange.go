@@ -131,14 +131,17 @@ func (e *ProtoError) Error() string {
 }
 
 // NamesField reports whether the error names field in a BadRequest
-// violation or in its message.
+// violation or in its message: by its JSON name, or by its words in any of
+// the usual spellings ("page size", "page_size", "PageSize"), as Names
+// decides. A message naming only part of it ("page") or a longer name
+// ("maxPageSize") does not name it.
 func (e *ProtoError) NamesField(field string) bool {
 	for _, f := range e.Fields {
-		if f == field {
+		if f == field || Names(f, field) {
 			return true
 		}
 	}
-	return strings.Contains(e.Message, field)
+	return Names(e.Message, field)
 }
 
 // Fields is a decoded JSON object that remembers which members were present
