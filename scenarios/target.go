@@ -109,7 +109,8 @@ func (t *Target) Client(b a2aclient.Binding, i int, record func(*a2aclient.Excha
 // key rotation from the control API's info, when not given.
 func (t *Target) Prepare(ctx context.Context) error {
 	if t.HTTP == nil {
-		t.HTTP = &http.Client{Timeout: 30 * time.Second}
+		// The bounded client: capped replies, no redirects, a timeout.
+		t.HTTP = a2aclient.NewHTTPClient(a2aclient.HTTPOptions{})
 	}
 	if t.BlackBoxText == "" {
 		t.BlackBoxText = "pagewalk conformance probe: keep working"

@@ -297,6 +297,11 @@ func setupErr(err error, o *checkOptions) error {
 	if errors.As(err, &ce) {
 		return &exitError{code: reports.ExitSetup, err: fmt.Errorf("%v; no spec verdict was given (check the token given with --principal %s=...)", ce, ce.Principal)}
 	}
+	var te *a2aclient.TimeoutError
+	if errors.As(err, &te) {
+		// It already says "per-request timeout": name the flag that sets it.
+		return &exitError{code: reports.ExitSetup, err: fmt.Errorf("%v (--request-timeout %s)", err, o.requestTimeout)}
+	}
 	var ne net.Error
 	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, http.ErrHandlerTimeout) {
 		return &exitError{code: reports.ExitSetup, err: fmt.Errorf("%v (no reply within --request-timeout %s)", err, o.requestTimeout)}
