@@ -48,7 +48,7 @@ var howToProvide = map[Capability]string{
 	NeedControl:         "give --control URL --control-token T (docs/control-api.md) or use a server whose Agent Card declares the control extension",
 	NeedSecondPrincipal: "give a second --principal NAME=TOKEN",
 	NeedTokenTTL:        "give --token-ttl or a control API that reports tokenTtlSeconds, plus a controllable clock",
-	NeedRestart:         "run against the reference launcher (no --target), which can restart the server",
+	NeedRestart:         "run against the built-in reference (--target builtin, or the suites launcher), which can restart the server",
 	NeedBothBindings:    "the Agent Card must declare both JSONRPC and HTTP+JSON 1.0 interfaces",
 	NeedTenant:          "give --other-tenant T, a second tenant the principal may use and the server scopes separately",
 	NeedWaitableTTL:     "give --token-ttl D (the server's page-token lifetime), with D plus a margin within --max-wait, to wait it out in real time",
