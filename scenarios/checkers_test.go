@@ -390,6 +390,10 @@ var checkerTests = map[string]func(*testing.T){
 		foreign := map[string]bool{"a": true}
 		wantClean(t, "scoped", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "", b, c)), Own: 2}}, foreign))
 		wantFinding(t, "leak", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "", a, b, c)), Own: 2}}, foreign), ClassFail, "LT-AUTHZ-3")
+		// A duplicate is LT-WALK-EXACT's; it neither counts twice nor hides
+		// an own task never served.
+		wantClean(t, "own task twice", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b, c), pg(2, "", c)), Own: 2}}, foreign))
+		wantFinding(t, "own task missed behind a duplicate", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", b)), Own: 2}}, foreign), ClassFail, "LT-OP-4")
 	},
 	"CheckScopeGet": func(t *testing.T) {
 		nf := `{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"task not found"}}`
