@@ -369,6 +369,18 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "same", CheckBindings([]BindingPair{same}))
 		diff := BindingPair{What: "status", RPC: hist(pg(1, "", a)), HTTP: hist(pg(1, "", a, b))}
 		wantFinding(t, "differ", CheckBindings([]BindingPair{diff}), ClassFail, "LT-OP-8")
+		// JSON-RPC read again still differs from HTTP+JSON: the bindings
+		// differ.
+		diff.RPCAgain = hist(pg(1, "", a))
+		wantFinding(t, "differ, read again", CheckBindings([]BindingPair{diff}), ClassFail, "LT-OP-8")
+		// JSON-RPC read again serves what HTTP+JSON did: the listing changed
+		// between reads, which LT-IDEMPOTENT judges.
+		changed := BindingPair{What: "status", RPC: hist(pg(1, "", a, b)), HTTP: hist(pg(1, "")), RPCAgain: hist(pg(1, ""))}
+		fs := CheckBindings([]BindingPair{changed})
+		wantClean(t, "changed between reads", fs)
+		if !has(fs, ClassInfo, "LT-OP-8") {
+			t.Errorf("a listing that changed between reads must be recorded: %v", fs)
+		}
 		e1 := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize"}}`)
 		ok := reply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":500,"totalSize":0}`)
 		wantFinding(t, "error on one binding", CheckBindings([]BindingPair{{What: "pageSize 500", RPCErr: e1, HTTPErr: ok, ErrorProbe: true}}), ClassFail, "LT-OP-8")
