@@ -15,8 +15,9 @@ import (
 )
 
 // faultTable is every fault mode. Each entry installs its own seam
-// implementations, defined below it; nothing outside this file knows the
-// faults exist.
+// implementations, defined below it (those of the "Page shape, filters and
+// task rendering" section in faultmodes_list.go); nothing outside these
+// files knows the faults exist.
 var faultTable = []FaultInfo{
 	// ---- Cursor and order ----
 	{Name: "offset-cursor", Summary: "pages by OFFSET behind an opaque token instead of a keyset",
