@@ -15,8 +15,9 @@ import (
 )
 
 // faultTable is every fault mode. Each entry installs its own seam
-// implementations, defined below it; nothing outside this file knows the
-// faults exist.
+// implementations, defined below it (those of the "Page shape, filters and
+// task rendering" section in faultmodes_list.go); nothing outside these
+// files knows the faults exist.
 var faultTable = []FaultInfo{
 	// ---- Cursor and order ----
 	{Name: "offset-cursor", Summary: "pages by OFFSET behind an opaque token instead of a keyset",
@@ -96,6 +97,32 @@ var faultTable = []FaultInfo{
 		install: func(c *config) { c.seams.access = unscopedList{c.seams.access} }},
 	{Name: "unscoped-tenant", Summary: "ListTasks ignores the tenant: a principal lists its tasks of every tenant",
 		install: func(c *config) { c.seams.access = unscopedTenant{c.seams.access} }},
+
+	// ---- Page shape, filters and task rendering ----
+	{Name: "overlong-pages", Summary: "every page holds one task more than pageSize (the walk is otherwise complete and in order)",
+		install: func(c *config) { c.seams.pager = overlongPager{c.seams.pager} }},
+	{Name: "page-overlap", Summary: "each page starts at the previous page's last task instead of after it, so that task is served twice",
+		install: func(c *config) { c.seams.pager = overlapPager{} }},
+	{Name: "no-total-size", Summary: "totalSize is left out of every ListTasks reply",
+		install: func(c *config) { c.seams.rewriter = totalSizeOmitted{c.seams.rewriter} }},
+	{Name: "unknown-token-restarts", Summary: "a pageToken that is no token of this server is ignored: the walk starts over instead of being refused",
+		install: func(c *config) { c.seams.params = unknownTokenRestarts{c.seams.params} }},
+	{Name: "filters-or", Summary: "combined filters are applied as OR: a task matching any one of them is listed",
+		install: func(c *config) { c.seams.params = filtersOr{c.seams.params} }},
+	{Name: "status-unvalidated", Summary: "a status that names no TaskState is accepted and matches nothing",
+		install: func(c *config) { c.seams.params = statusUnvalidated{c.seams.params} }},
+	{Name: "status-filter-ignored", Summary: "the status filter is ignored on both bindings",
+		install: func(c *config) { c.seams.params = statusFilterIgnored{c.seams.params} }},
+	{Name: "pagesize-echo-count", Summary: "the response's pageSize is the number of tasks served, not the page size used",
+		install: func(c *config) { c.seams.rewriter = pageSizeEchoCount{c.seams.rewriter} }},
+	{Name: "list-completes-working", Summary: "ListTasks marks the TASK_STATE_WORKING tasks it serves TASK_STATE_COMPLETED (status timestamp kept): a read with a side effect",
+		install: func(c *config) { c.seams.pager = completingPager{c.seams.pager} }},
+	{Name: "task-state-short-names", Summary: "GetTask and SendMessage write status.state as a pre-1.0 short name (\"completed\") instead of the TaskState enum name",
+		install: func(c *config) { c.seams.rewriter = stateShortNames{c.seams.rewriter} }},
+	{Name: "timestamp-centiseconds", Summary: "status timestamps are written with 2 fractional digits (centiseconds)",
+		install: func(c *config) { c.seams.rewriter = timestampCentiseconds{c.seams.rewriter} }},
+	{Name: "tie-order-flips", Summary: "tasks with tied timestamps are ordered by id descending for odd page sizes and ascending for even ones: each walk is consistent, two walks disagree",
+		install: func(c *config) { c.seams.pager = parityTiePager{} }},
 
 	// ---- Performance ----
 	{Name: "store-scan", PerfOnly: true, Summary: "every ListTasks page reads and sorts all of the principal's matching rows: correct results, but page cost grows with the store size",

@@ -221,7 +221,7 @@ const (
 )
 
 // parseList validates a ListTasks request. The range rules of pageSize and
-// historyLength come from pol.
+// historyLength, and the values status takes, come from pol.
 func parseList(src paramSource, pol paramPolicy) (ListParams, *Error) {
 	var p ListParams
 	var e *Error
@@ -231,7 +231,7 @@ func parseList(src paramSource, pol paramPolicy) (ListParams, *Error) {
 	if p.ContextID, _, e = src.str("contextId"); e != nil {
 		return p, e
 	}
-	if e = parseStatus(src, &p); e != nil {
+	if e = parseStatus(src, pol, &p); e != nil {
 		return p, e
 	}
 	n, set, e := src.integer("pageSize")
@@ -266,14 +266,14 @@ func parseList(src paramSource, pol paramPolicy) (ListParams, *Error) {
 	return p, nil
 }
 
-func parseStatus(src paramSource, p *ListParams) *Error {
+func parseStatus(src paramSource, pol paramPolicy, p *ListParams) *Error {
 	s, set, e := src.enum("status")
 	if e != nil || !set {
 		return e
 	}
-	st, ok := ParseState(s)
-	if !ok {
-		return invalidParam("status", "must be one of %s, got %q", StateNames(), abbreviateStr(s))
+	st, problem := pol.status(s)
+	if problem != "" {
+		return invalidParam("status", "%s", problem)
 	}
 	p.Status = st
 	return nil

@@ -30,7 +30,18 @@ type listQuery struct {
 	after     int64  // statusTimestampAfter, µs
 	afterSet  bool
 	afterOp   string // ">=" (the proto's inclusive rule) or ">"
+	join      filterJoin
 }
+
+// filterJoin is how the filters of one listing combine.
+type filterJoin string
+
+const (
+	// allFilters: a task must match every filter given (the clean rule).
+	allFilters filterJoin = "AND"
+	// anyFilter: a task matching any one filter given is listed.
+	anyFilter filterJoin = "OR"
+)
 
 // pageSpec is one page query over a listing: a seek condition (with its
 // arguments) that starts the page after the previous one, the order, and
@@ -49,6 +60,9 @@ type pageSpec struct {
 // filters with (ts_us DESC, id DESC) order.
 func (q listQuery) index() string {
 	switch {
+	case q.join == anyFilter:
+		// Filters joined by OR pin no column beyond the scope.
+		return "tasks_by_owner"
 	case q.contextID != "" && q.state != StateUnspecified:
 		return "tasks_by_context_state"
 	case q.contextID != "":
@@ -69,17 +83,27 @@ func (q listQuery) where(indexed bool) (string, []any) {
 		b.WriteString(" INDEXED BY " + q.index())
 	}
 	b.WriteString(" WHERE " + q.scope.cond)
+	var conds []string
 	if q.contextID != "" {
-		b.WriteString(" AND context_id = ?")
+		conds = append(conds, "context_id = ?")
 		args = append(args, q.contextID)
 	}
 	if q.state != StateUnspecified {
-		b.WriteString(" AND state = ?")
+		conds = append(conds, "state = ?")
 		args = append(args, int(q.state))
 	}
 	if q.afterSet {
-		b.WriteString(" AND ts_us " + q.afterOp + " ?")
+		conds = append(conds, "ts_us "+q.afterOp+" ?")
 		args = append(args, q.after)
+	}
+	switch {
+	case len(conds) == 0:
+	case q.join == anyFilter:
+		b.WriteString(" AND (" + strings.Join(conds, " OR ") + ")")
+	default:
+		for _, c := range conds {
+			b.WriteString(" AND " + c)
+		}
 	}
 	return b.String(), args
 }

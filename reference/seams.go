@@ -16,8 +16,8 @@ import (
 //	tokenCodec        how claims become an opaque page token and back
 //	pager             the seek strategy: which rows make a page, and the cursor
 //	accessPolicy      what a principal sees, and which tokens may continue a walk
-//	paramPolicy       the range rules of pageSize and historyLength, and the filters a binding honours
-//	responseRewriter  the parts of a task rendered, the wire shape of a list, the error codes
+//	paramPolicy       the range rules of pageSize, historyLength and status, the filters a binding honours and how they combine
+//	responseRewriter  the parts of a task rendered, the wire shape of a list and of a task, the error codes
 //	keyPolicy         where signing keys live and how long a retired key verifies
 type seams struct {
 	codec    tokenCodec
@@ -73,9 +73,10 @@ type accessPolicy interface {
 }
 
 // paramPolicy holds the rules of the request parameters that go beyond
-// their JSON type: the ranges of pageSize and historyLength, and which
-// filters each binding honours. A rule broken is reported as a problem
-// description; the caller names the parameter.
+// their JSON type: the ranges of pageSize and historyLength, the values of
+// status, which filters each binding honours and how the filters of one
+// request combine. A rule broken is reported as a problem description; the
+// caller names the parameter.
 type paramPolicy interface {
 	// pageSize returns the page size for a pageSize parameter (set false:
 	// absent), or why the value is refused.
@@ -84,9 +85,15 @@ type paramPolicy interface {
 	// parameter (set false: absent, use the server default), or why the
 	// value is refused.
 	historyLength(n int64, set bool) (length int, isSet bool, problem string)
+	// status returns the state a status filter names (its ProtoJSON name or
+	// number), or why the value is refused.
+	status(v string) (st State, problem string)
 	// listFilters adjusts parsed ListTasks parameters for the binding
-	// ("jsonrpc" or "http") before the page token binding is computed.
+	// ("jsonrpc" or "http") before the page token is read and its binding
+	// computed.
 	listFilters(binding string, p *ListParams)
+	// join is how the filters of one ListTasks request combine.
+	join() filterJoin
 }
 
 // taskView says which parts of a task a reply renders.
@@ -101,6 +108,9 @@ type responseRewriter interface {
 	view(v taskView) taskView
 	// list turns a ListTasks result into the value encoded on the wire.
 	list(r *ListTasksResponse) any
+	// task adjusts a task a GetTask, SendMessage or CancelTask reply
+	// carries.
+	task(t Task) Task
 	// err adjusts an error before either binding renders it.
 	err(e *Error) *Error
 }
@@ -152,8 +162,8 @@ func expiredError(expires int64) *Error {
 }
 
 // strictParams is the clean parameter policy: the proto's page-size range
-// (LT-REQ-4), a non-negative historyLength, and every filter on both
-// bindings.
+// (LT-REQ-4), a non-negative historyLength, a status that names a
+// TaskState, and every filter on both bindings, all of which must match.
 type strictParams struct{}
 
 func (strictParams) pageSize(n int64, set bool) (int, string) {
@@ -176,14 +186,25 @@ func (strictParams) historyLength(n int64, set bool) (int, bool, string) {
 	return int(n), true, ""
 }
 
+func (strictParams) status(v string) (State, string) {
+	st, ok := ParseState(v)
+	if !ok {
+		return 0, fmt.Sprintf("must be one of %s, got %q", StateNames(), abbreviateStr(v))
+	}
+	return st, ""
+}
+
 func (strictParams) listFilters(string, *ListParams) {}
 
+func (strictParams) join() filterJoin { return allFilters }
+
 // plainResponses is the clean response shape: the parts asked for, every
-// ListTasks field written, the spec's error codes.
+// ListTasks field written, tasks as rendered, the spec's error codes.
 type plainResponses struct{}
 
 func (plainResponses) view(v taskView) taskView      { return v }
 func (plainResponses) list(r *ListTasksResponse) any { return r }
+func (plainResponses) task(t Task) Task              { return t }
 func (plainResponses) err(e *Error) *Error           { return e }
 
 // durableKeys is the clean key policy: keys persist (so tokens survive a

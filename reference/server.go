@@ -223,7 +223,7 @@ func (s *Server) listTasks(ctx context.Context, rc *reqInfo, p ListParams, bindi
 		}
 	}
 	q := listQuery{scope: sm.access.listScope(c.Principal, p.Tenant), contextID: p.ContextID, state: p.Status,
-		after: p.After, afterSet: p.AfterSet, afterOp: s.cfg.afterOp}
+		after: p.After, afterSet: p.AfterSet, afterOp: s.cfg.afterOp, join: sm.params.join()}
 	if p.PageToken == "" {
 		n, err := s.store.Count(ctx, q)
 		if err != nil {
@@ -299,7 +299,7 @@ func (s *Server) getTask(ctx context.Context, rc *reqInfo, p GetParams) (any, *E
 		return nil, asError(err)
 	}
 	rc.rows = 1
-	return t, nil
+	return s.seams.rewriter.task(t), nil
 }
 
 func (s *Server) cancelTask(ctx context.Context, rc *reqInfo, p GetParams) (any, *Error) {

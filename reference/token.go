@@ -74,16 +74,28 @@ func (binaryCodec) Encode(c Claims, kr *KeyRing) string {
 }
 
 func (binaryCodec) Decode(tok string, kr *KeyRing, now int64) (Claims, *Error) {
+	body, sum, kid, ok := splitToken(tok)
+	if !ok {
+		return Claims{}, errMalformed
+	}
+	return verifiedClaims(kr.check(kid, body, sum, now), func() (Claims, bool) { return parseClaims(body[1:]) }, now)
+}
+
+// splitToken reads the frame of a reference-format token: its signed body
+// (from the version byte), its MAC and the id of the key that signed it.
+// ok is false for a string that is no token of this format at all, before
+// any key is consulted.
+func splitToken(tok string) (body, sum []byte, kid uint32, ok bool) {
 	raw, err := decodeB64(tok)
 	if err != nil || len(raw) <= macLen+1 || raw[0] != tokenVersion {
-		return Claims{}, errMalformed
+		return nil, nil, 0, false
 	}
-	body, sum := raw[:len(raw)-macLen], raw[len(raw)-macLen:]
-	kid, n := binary.Uvarint(body[1:])
-	if n <= 0 || kid > 1<<32-1 {
-		return Claims{}, errMalformed
+	body, sum = raw[:len(raw)-macLen], raw[len(raw)-macLen:]
+	id, n := binary.Uvarint(body[1:])
+	if n <= 0 || id > 1<<32-1 {
+		return nil, nil, 0, false
 	}
-	return verifiedClaims(kr.check(uint32(kid), body, sum, now), func() (Claims, bool) { return parseClaims(body[1:]) }, now)
+	return body, sum, uint32(id), true
 }
 
 // claimsBody writes the binary token body: the version byte, then the key

@@ -369,6 +369,18 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "same", CheckBindings([]BindingPair{same}))
 		diff := BindingPair{What: "status", RPC: hist(pg(1, "", a)), HTTP: hist(pg(1, "", a, b))}
 		wantFinding(t, "differ", CheckBindings([]BindingPair{diff}), ClassFail, "LT-OP-8")
+		// JSON-RPC read again still differs from HTTP+JSON: the bindings
+		// differ.
+		diff.RPCAgain = hist(pg(1, "", a))
+		wantFinding(t, "differ, read again", CheckBindings([]BindingPair{diff}), ClassFail, "LT-OP-8")
+		// JSON-RPC read again serves what HTTP+JSON did: the listing changed
+		// between reads, which LT-IDEMPOTENT judges.
+		changed := BindingPair{What: "status", RPC: hist(pg(1, "", a, b)), HTTP: hist(pg(1, "")), RPCAgain: hist(pg(1, ""))}
+		fs := CheckBindings([]BindingPair{changed})
+		wantClean(t, "changed between reads", fs)
+		if !has(fs, ClassInfo, "LT-OP-8") {
+			t.Errorf("a listing that changed between reads must be recorded: %v", fs)
+		}
 		e1 := reply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize"}}`)
 		ok := reply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":500,"totalSize":0}`)
 		wantFinding(t, "error on one binding", CheckBindings([]BindingPair{{What: "pageSize 500", RPCErr: e1, HTTPErr: ok, ErrorProbe: true}}), ClassFail, "LT-OP-8")
@@ -390,6 +402,10 @@ var checkerTests = map[string]func(*testing.T){
 		foreign := map[string]bool{"a": true}
 		wantClean(t, "scoped", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "", b, c)), Own: 2}}, foreign))
 		wantFinding(t, "leak", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "", a, b, c)), Own: 2}}, foreign), ClassFail, "LT-AUTHZ-3")
+		// A duplicate is LT-WALK-EXACT's; it neither counts twice nor hides
+		// an own task never served.
+		wantClean(t, "own task twice", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b, c), pg(2, "", c)), Own: 2}}, foreign))
+		wantFinding(t, "own task missed behind a duplicate", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", b)), Own: 2}}, foreign), ClassFail, "LT-OP-4")
 	},
 	"CheckScopeGet": func(t *testing.T) {
 		nf := `{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"task not found"}}`

@@ -99,6 +99,19 @@ type LenientProbe struct {
 	Want, Unfiltered []string
 	// MaxTasks, if above 0, is the page size the field asks for.
 	MaxTasks int
+	// Control, if set, is the same listing with the field in the form
+	// pagewalk's client sends (pageSize as a number, status by its name).
+	// When that is not applied either, the field itself does not work:
+	// its own case judges that (LT-PAGE-SHORT, LT-FILTER-STATUS,
+	// LT-FILTER-COMBINED), and this probe cannot tell whether the lenient
+	// form is read.
+	Control *a2aclient.Page
+}
+
+// applied says whether a listing of the probe's field holds what the field
+// asks for (counting only the case's tasks).
+func (p LenientProbe) applied(got []string) bool {
+	return (p.MaxTasks == 0 || len(got) <= p.MaxTasks) && (p.Want == nil || sameIDs(got, p.Want))
 }
 
 var _ = Register(Scenario{
@@ -123,7 +136,8 @@ var _ = Register(Scenario{
 			return p
 		}
 		var ps []LenientProbe
-		ps = append(ps, LenientProbe{Form: "numeric-string", What: `"pageSize": "2"`, Reply: list(`"pageSize": "2"`, map[string]any{"pageSize": "2"}), Want: nil, Unfiltered: all, MaxTasks: 2})
+		ps = append(ps, LenientProbe{Form: "numeric-string", What: `"pageSize": "2"`, Reply: list(`"pageSize": "2"`, map[string]any{"pageSize": "2"}), Want: nil, Unfiltered: all, MaxTasks: 2,
+			Control: list(`"pageSize": 2 (pagewalk's own form)`, map[string]any{"pageSize": 2})})
 		ps = append(ps, LenientProbe{Form: "snake-case", What: `"page_size": 2`, Reply: list(`"page_size": 2`, map[string]any{"page_size": 2}), Unfiltered: all, MaxTasks: 2})
 		// A state none of the created tasks is in, as its number: applied,
 		// the listing is empty; ignored, it holds them all.
@@ -135,7 +149,8 @@ var _ = Register(Scenario{
 			if !states[st] {
 				n := stateNumbers[st]
 				what := fmt.Sprintf(`"status": %d (%s)`, n, st)
-				ps = append(ps, LenientProbe{Form: "enum-number", What: what, Reply: list(what, map[string]any{"status": n}), Want: []string{}, Unfiltered: all})
+				ps = append(ps, LenientProbe{Form: "enum-number", What: what, Reply: list(what, map[string]any{"status": n}), Want: []string{}, Unfiltered: all,
+					Control: list(fmt.Sprintf(`"status": %q (pagewalk's own form)`, st), map[string]any{"status": st})})
 				break
 			}
 		}
@@ -169,7 +184,14 @@ func CheckLenient(ps []LenientProbe) []Finding {
 			continue
 		}
 		got := onlyOurs(r.IDs(), p.Unfiltered)
-		applied := (p.MaxTasks == 0 || len(got) <= p.MaxTasks) && (p.Want == nil || sameIDs(got, p.Want))
+		applied := p.applied(got)
+		if c := p.Control; !applied && c != nil && c.Response != nil && c.X != nil && c.Err == nil && c.Malformed == "" {
+			if cgot := onlyOurs(c.IDs(), p.Unfiltered); !p.applied(cgot) {
+				fs = append(fs, Observe(R("LT-JSON-5"), "%s: not judged: the same field in pagewalk's own form was not applied either (%d of the case's tasks served), so the field itself does not work (its own case judges that) and whether this form is read cannot be told", p.What, len(cgot)).
+					WithWitness(c.X.Transcript()))
+				continue
+			}
+		}
 		// Pages may be short, so a field that is ignored need not show
 		// every task; a filter that must empty the listing is ignored as
 		// soon as one of the case's tasks shows.

@@ -227,6 +227,23 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		wantFinding(t, "numeric string ignored", CheckLenient([]LenientProbe{{Form: "numeric-string", What: `"pageSize": "2"`, Reply: page(all...), Unfiltered: all, MaxTasks: 2}}), ClassNonStrict, "LT-JSON-5")
 		wantFinding(t, "enum number ignored", CheckLenient([]LenientProbe{{Form: "enum-number", What: `"status": 7`, Reply: page(all...), Want: []string{}, Unfiltered: all}}), ClassNonStrict, "LT-JSON-5")
 		wantFinding(t, "enum number ignored on a short page", CheckLenient([]LenientProbe{{Form: "enum-number", What: `"status": 7`, Reply: page("a"), Want: []string{}, Unfiltered: all}}), ClassNonStrict, "LT-JSON-5")
+		// The control form works: the lenient form is what is not read.
+		wantFinding(t, "numeric string ignored, the number applied", CheckLenient([]LenientProbe{{Form: "numeric-string", What: `"pageSize": "2"`, Reply: page(all...), Unfiltered: all, MaxTasks: 2, Control: page("a", "b")}}), ClassNonStrict, "LT-JSON-5")
+		wantFinding(t, "enum number ignored, the name applied", CheckLenient([]LenientProbe{{Form: "enum-number", What: `"status": 7`, Reply: page(all...), Want: []string{}, Unfiltered: all, Control: page()}}), ClassNonStrict, "LT-JSON-5")
+		// The control form fails too: the field itself is broken, which its
+		// own case judges; here it is recorded only.
+		for name, p := range map[string]LenientProbe{
+			"page size not kept in any form": {Form: "numeric-string", What: `"pageSize": "2"`, Reply: page(all...), Unfiltered: all, MaxTasks: 2, Control: page(all...)},
+			"status not applied in any form": {Form: "enum-number", What: `"status": 7`, Reply: page(all...), Want: []string{}, Unfiltered: all, Control: page("b")},
+		} {
+			fs := CheckLenient([]LenientProbe{p})
+			wantClean(t, name, fs)
+			if !has(fs, ClassInfo, "LT-JSON-5") {
+				t.Errorf("%s: want an Info line saying what could not be judged, got %v", name, fs)
+			}
+		}
+		// A refused control proves nothing about the field.
+		wantFinding(t, "numeric string ignored, control refused", CheckLenient([]LenientProbe{{Form: "numeric-string", What: `"pageSize": "2"`, Reply: page(all...), Unfiltered: all, MaxTasks: 2, Control: rej}}), ClassNonStrict, "LT-JSON-5")
 	},
 	"CheckTimestampPrecision": func(t *testing.T) {
 		fs := CheckTimestampPrecision([]Stamp{{"a", "2030-01-01T00:00:00.123Z"}, {"b", "2030-01-01T00:00:00.123456Z"}, {"c", "2030-01-01T00:00:01Z"}})

@@ -81,17 +81,20 @@ func checkScope(ws []ScopeWalk, foreign map[string]bool, boundary string, reqs [
 		fs = append(fs, EndFindings(w.H, "LT-SCOPE-LIST")...)
 		var leaked []string
 		var pages []int
-		own := 0
+		// Own tasks are counted once each: a task served twice is a
+		// duplicate (LT-WALK-EXACT's), and must not hide one never served.
+		ownSeen := map[string]bool{}
 		for _, p := range w.H.Pages {
 			for _, t := range p.Tasks {
 				if foreign[t.ID] {
 					leaked = append(leaked, t.ID)
 					pages = append(pages, p.N)
 				} else {
-					own++
+					ownSeen[t.ID] = true
 				}
 			}
 		}
+		own := len(ownSeen)
 		if len(leaked) > 0 {
 			fs = append(fs, Breach(reqs, "%s: the listing contained %d tasks of another %s (%s)", w.What, len(leaked), boundary, strings.Join(first(leaked, 5), ", ")).
 				WithWitness(w.H.Witness(pages[0])))
