@@ -531,7 +531,7 @@ func matrixDoc(rows []killRow, runs []map[column]matrixRun) []byte {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.ID, s.Level, cell)
 	}
-	b.WriteString("\nFault modes are listed by `pagewalk serve --help`; what each breaks is in `reference/faultmodes.go`, and its row in `suites/killrows_test.go`.\n")
+	b.WriteString("\nFault modes are listed by `pagewalk serve --help`; what each breaks is in `reference/faultmodes*.go`, and its row in `suites/killrows*_test.go`.\n")
 	return []byte(b.String())
 }
 
