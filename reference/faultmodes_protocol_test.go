@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// rpcCode is the JSON-RPC error code of a reply (0 for a result).
-func (r resp) rpcCode() int {
+// edgeCode is the JSON-RPC error code of a reply (0 for a result).
+func (r resp) edgeCode() int {
 	e, ok := r.JSON["error"].(map[string]any)
 	if !ok {
 		return 0
@@ -18,11 +18,11 @@ func (r resp) rpcCode() int {
 	return 0
 }
 
-// served reports whether a JSON-RPC reply carries a result.
-func (r resp) served() bool { _, ok := r.JSON["result"]; return ok && r.Code == 200 }
+// edgeServed reports whether a JSON-RPC reply carries a result.
+func (r resp) edgeServed() bool { _, ok := r.JSON["result"]; return ok && r.Code == 200 }
 
-// cardInterfaces returns the card's supportedInterfaces.
-func (ts *testServer) cardInterfaces() []map[string]any {
+// edgeCardInterfaces returns the card's supportedInterfaces.
+func (ts *testServer) edgeCardInterfaces() []map[string]any {
 	ts.t.Helper()
 	r := ts.do("GET", "/.well-known/agent-card.json", "", nil)
 	var out []map[string]any
@@ -39,7 +39,7 @@ func TestProtocolFaults(t *testing.T) {
 	list := map[string]any{"pageSize": 2}
 	probes := map[Fault]func(ts *testServer) bool{
 		"card-interface-missing-version": func(ts *testServer) bool {
-			for _, i := range ts.cardInterfaces() {
+			for _, i := range ts.edgeCardInterfaces() {
 				if _, ok := i["protocolVersion"]; !ok {
 					return i["protocolBinding"] == "HTTP+JSON"
 				}
@@ -47,38 +47,38 @@ func TestProtocolFaults(t *testing.T) {
 			return false
 		},
 		"card-dead-interface": func(ts *testServer) bool {
-			for _, i := range ts.cardInterfaces() {
+			for _, i := range ts.edgeCardInterfaces() {
 				path := strings.TrimPrefix(i["url"].(string), "http://example.com")
 				if i["protocolBinding"] == "JSONRPC" && !ts.do("POST", path, "alice-token",
-					map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": list}).served() {
+					map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": list}).edgeServed() {
 					return true
 				}
 			}
 			return false
 		},
 		"version-absent-as-1.0": func(ts *testServer) bool {
-			return ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}, "A2A-Version", "").served()
+			return ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}, "A2A-Version", "").edgeServed()
 		},
 		"version-unchecked": func(ts *testServer) bool {
-			if ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}, "A2A-Version", "").served() {
+			if ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}, "A2A-Version", "").edgeServed() {
 				t.Error("version-unchecked served a request without A2A-Version: that is version-absent-as-1.0's defect")
 			}
-			return ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}, "A2A-Version", "99.0").served()
+			return ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}, "A2A-Version", "99.0").edgeServed()
 		},
 		"version-exact-match": func(ts *testServer) bool {
 			return ts.do("GET", "/tasks", "alice-token", nil, "A2A-Version", "1.0.1").Code != 200
 		},
 		"legacy-method-alias": func(ts *testServer) bool {
-			return ts.rpc("alice-token", "tasks/list", list).served()
+			return ts.rpc("alice-token", "tasks/list", list).edgeServed()
 		},
 		"rpc-params-required": func(ts *testServer) bool {
-			return ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}).rpcCode() == -32602
+			return ts.do("POST", "/jsonrpc", "alice-token", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}).edgeCode() == -32602
 		},
 		"rpc-unknown-method-invalid-request": func(ts *testServer) bool {
 			if c := ts.do("GET", "/nothing/here/at/all", "alice-token", nil).Code; c != 404 {
 				t.Errorf("an unknown HTTP+JSON path got %d, want 404 still", c)
 			}
-			return ts.rpc("alice-token", "PagewalkNoSuchMethod", list).rpcCode() == -32600
+			return ts.rpc("alice-token", "PagewalkNoSuchMethod", list).edgeCode() == -32600
 		},
 		"tenant-route-missing": func(ts *testServer) bool {
 			if ts.do("POST", "/acme/message:send", "alice-token", map[string]any{"message": map[string]any{
@@ -91,10 +91,10 @@ func TestProtocolFaults(t *testing.T) {
 			return ts.do("GET", "/tasks", "alice-token", nil).Header.Get("Content-Type") != "application/a2a+json"
 		},
 		"sendmessage-message-optional": func(ts *testServer) bool {
-			return ts.rpc("alice-token", "SendMessage", map[string]any{"configuration": map[string]any{"historyLength": 0}}).served()
+			return ts.rpc("alice-token", "SendMessage", map[string]any{"configuration": map[string]any{"historyLength": 0}}).edgeServed()
 		},
 		"unknown-fields-rejected": func(ts *testServer) bool {
-			rpc := !ts.rpc("alice-token", "ListTasks", map[string]any{"pagewalkUnknownField": "x"}).served()
+			rpc := !ts.rpc("alice-token", "ListTasks", map[string]any{"pagewalkUnknownField": "x"}).edgeServed()
 			rest := ts.do("GET", "/tasks?pagewalkUnknownField=x", "alice-token", nil).Code != 200
 			if rpc != rest {
 				t.Errorf("an unknown field refused on JSON-RPC %v, on HTTP+JSON %v: want the same on both", rpc, rest)
@@ -102,7 +102,7 @@ func TestProtocolFaults(t *testing.T) {
 			return rpc
 		},
 		"numeric-string-refused": func(ts *testServer) bool {
-			return !ts.rpc("alice-token", "ListTasks", map[string]any{"pageSize": "2"}).served()
+			return !ts.rpc("alice-token", "ListTasks", map[string]any{"pageSize": "2"}).edgeServed()
 		},
 		"rest-query-double-decode": func(ts *testServer) bool {
 			ts.seed(task("pct", "alice", 1, "contextId", "100%41 x+y"))
@@ -110,7 +110,7 @@ func TestProtocolFaults(t *testing.T) {
 			return r.Code != 200 || len(r.JSON["tasks"].([]any)) != 1
 		},
 		"anonymous-allowed": func(ts *testServer) bool {
-			return ts.rpc("", "ListTasks", list).served()
+			return ts.rpc("", "ListTasks", list).edgeServed()
 		},
 	}
 	for _, f := range protocolFaults {
