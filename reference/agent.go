@@ -27,7 +27,9 @@ func (s *Server) sendMessage(ctx context.Context, rc *reqInfo, src paramSource, 
 	}
 	msgRaw, ok := raw.get("message")
 	if !ok {
-		return nil, invalidParam("message", "is required")
+		if msgRaw, ok = s.seams.edge.absent("message"); !ok {
+			return nil, invalidParam("message", "is required")
+		}
 	}
 	if !validJSONText(msgRaw) {
 		return nil, invalidUTF8("message")

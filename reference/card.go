@@ -79,5 +79,6 @@ func (s *Server) interfaces(base string) []map[string]any {
 }
 
 func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, "application/json", s.card(s.baseURL(r)))
+	base := s.baseURL(r)
+	writeJSON(w, http.StatusOK, "application/json", s.seams.reply.card(s.card(base), base))
 }

@@ -42,7 +42,7 @@ func (s *Server) controlHandler() http.Handler {
 			s.writeRESTError(w, rc, e, 0)
 			return
 		}
-		tok, _ := bearerToken(r)
+		tok, _ := bearerToken(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.controlToken)) != 1 {
 			s.writeRESTError(w, rc, &Error{Kind: KindUnauthenticated, Message: "Authorization: the control API needs its own bearer token (the server's control token)"}, 0)
 			return

@@ -77,8 +77,8 @@ type Error struct {
 	Message    string
 	Token      TokenErrorKind
 	RetryAfter time.Duration
-	// Code overrides the JSON-RPC code (used only by the wrong-error-code
-	// fault).
+	// Code overrides the JSON-RPC code (used only by the error-code fault
+	// modes: wrong-error-code, rpc-unknown-method-invalid-request).
 	Code int
 	// cause is the hidden underlying error of an internal error, for the log.
 	cause error

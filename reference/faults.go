@@ -10,10 +10,10 @@ import (
 // server. Each illegal fault breaks exactly one rule; the legal variants
 // change behaviour the spec leaves open and must pass every check.
 //
-// A fault is one entry of the table in faultmodes.go: it installs its own
-// implementations of the server's seams (seams.go), which live beside the
-// entry. Adding a fault touches that file and its row in the kill matrix
-// (suites/killmatrix_test.go), nothing else.
+// A fault is one entry of a fault table in faultmodes*.go: it installs its
+// own implementations of the server's seams (seams.go, seams_edge.go),
+// which live beside the entry. Adding a fault touches that file and its row
+// in the kill matrix (suites/killrows*_test.go), nothing else.
 type Fault string
 
 // FaultInfo describes one fault mode.

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -144,16 +146,12 @@ func (s *Server) admit(r *http.Request, rc *reqInfo) *Error {
 	if e := singleHeaders(r, "Authorization", "A2A-Version"); e != nil {
 		return e
 	}
-	tok, ok := bearerToken(r)
-	if !ok {
-		return &Error{Kind: KindUnauthenticated, Message: "Authorization: a bearer token is required (Authorization: Bearer TOKEN)"}
-	}
-	name, ok := s.cfg.principals[tok]
-	if !ok {
-		return &Error{Kind: KindUnauthenticated, Message: "Authorization: unknown bearer token"}
+	name, e := s.seams.edge.authenticate(r.Header.Get("Authorization"), s.cfg.principals)
+	if e != nil {
+		return e
 	}
 	rc.principal = name
-	if e := checkVersion(r); e != nil {
+	if e := s.checkVersion(r); e != nil {
 		return e
 	}
 	if s.cfg.rateLimit > 0 {
@@ -192,9 +190,9 @@ func singleHeaders(r *http.Request, names ...string) *Error {
 }
 
 // bearerToken returns the token of an "Authorization: Bearer TOKEN" header
-// (the scheme is case-insensitive, RFC 7235).
-func bearerToken(r *http.Request) (string, bool) {
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+// value (the scheme is case-insensitive, RFC 7235).
+func bearerToken(authorization string) (string, bool) {
+	scheme, tok, ok := strings.Cut(authorization, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
 		return "", false
 	}
@@ -204,13 +202,12 @@ func bearerToken(r *http.Request) (string, bool) {
 // SupportedVersion is the only A2A protocol version the server speaks.
 const SupportedVersion = "1.0"
 
-// checkVersion applies LT-VER-*: the A2A-Version header (or request
-// parameter) selects the version; an empty value means 0.3, which this
-// server does not support; patch numbers are ignored.
-func checkVersion(r *http.Request) *Error {
+// checkVersion reads the A2A-Version header (or request parameter) and has
+// the request edge judge it (LT-VER-*): an empty value means 0.3.
+func (s *Server) checkVersion(r *http.Request) *Error {
 	v := strings.TrimSpace(r.Header.Get("A2A-Version"))
 	if v == "" {
-		q, e := parseQuery(r.URL.RawQuery)
+		q, e := s.seams.edge.query(r.URL.RawQuery)
 		if e != nil {
 			return e
 		}
@@ -223,19 +220,7 @@ func checkVersion(r *http.Request) *Error {
 			v = strings.TrimSpace(vs[0])
 		}
 	}
-	given := v
-	if v == "" {
-		v, given = "0.3", "no A2A-Version (which means 0.3)"
-	}
-	parts := strings.Split(v, ".")
-	if len(parts) >= 2 && len(parts) <= 3 {
-		v = parts[0] + "." + parts[1]
-	}
-	if v == SupportedVersion {
-		return nil
-	}
-	return &Error{Kind: KindVersionNotSupported,
-		Message: fmt.Sprintf("A2A-Version: this server supports %s only; got %s. Send the header A2A-Version: %s", SupportedVersion, given, SupportedVersion)}
+	return s.seams.edge.version(v)
 }
 
 // ---- JSON-RPC binding ----
@@ -286,12 +271,20 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		s.writeRPCError(w, rc, id, &Error{Kind: KindInvalidRequest, Message: "method: must be a non-empty string"}, 0)
 		return
 	}
+	method = s.seams.edge.method(method)
 	rc.method = method
 	if e := s.admit(r, rc); e != nil {
 		s.writeRPCError(w, rc, id, e, 0)
 		return
 	}
+	if e := s.seams.edge.rpcParams(method, req.Params); e != nil {
+		s.writeRPCError(w, rc, id, e, 0)
+		return
+	}
 	params, e := parseJSONParams(req.Params)
+	if e == nil {
+		e = s.seams.edge.fields(method, slices.Sorted(maps.Keys(params)))
+	}
 	if e != nil {
 		s.writeRPCError(w, rc, id, e, 0)
 		return
@@ -331,7 +324,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	writeJSON(w, http.StatusOK, "application/json", map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+	writeJSON(w, http.StatusOK, s.seams.reply.resultType("jsonrpc"), map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 func (s *Server) writeRPCError(w http.ResponseWriter, rc *reqInfo, id json.RawMessage, e *Error, status int) {
@@ -425,7 +418,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	rc := info(r)
 	rc.binding = "http"
 	rt, ok := parseRESTPath(r.URL.EscapedPath())
-	if !ok {
+	if !ok || !s.seams.edge.route(rt) {
 		s.writeRESTError(w, rc, &Error{Kind: KindMethodNotFound, Message: "no A2A operation at " + r.URL.Path +
 			"; HTTP+JSON paths are POST /message:send, GET /tasks, GET /tasks/{id}, POST /tasks/{id}:cancel, each optionally under /{tenant}"}, http.StatusNotFound)
 		return
@@ -444,13 +437,17 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.writeRESTError(w, rc, e, 0)
 		return
 	}
-	qv, e := parseQuery(r.URL.RawQuery)
+	qv, e := s.seams.edge.query(r.URL.RawQuery)
 	if e != nil {
 		s.writeRESTError(w, rc, e, 0)
 		return
 	}
 	q := queryParams(qv)
 	delete(q, "A2A-Version")
+	if e := s.seams.edge.fields(rt.op, slices.Sorted(maps.Keys(q))); e != nil {
+		s.writeRESTError(w, rc, e, 0)
+		return
+	}
 	pathVals := map[string]string{}
 	if rt.hasTenant {
 		pathVals["tenant"] = rt.tenant
@@ -501,7 +498,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.writeRESTError(w, rc, e, 0)
 		return
 	}
-	writeJSON(w, http.StatusOK, "application/a2a+json", result)
+	writeJSON(w, http.StatusOK, s.seams.reply.resultType("http"), result)
 }
 
 // writeRESTError writes a google.rpc.Status body (LT-ERR-6).

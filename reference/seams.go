@@ -11,7 +11,7 @@ import (
 // vegeta swaps a Pacer or a Targeter. The request path in server.go only
 // calls the seams, so it holds no fault branches.
 //
-// There are six seams:
+// There are eight seams:
 //
 //	tokenCodec        how claims become an opaque page token and back
 //	pager             the seek strategy: which rows make a page, and the cursor
@@ -19,6 +19,8 @@ import (
 //	paramPolicy       the range rules of pageSize, historyLength and status, the filters a binding honours and how they combine
 //	responseRewriter  the parts of a task rendered, the wire shape of a list and of a task, the error codes
 //	keyPolicy         where signing keys live and how long a retired key verifies
+//	requestEdge       how a request reaches an operation: credentials, version, routes, method names, members (seams_edge.go)
+//	replyEdge         the media type of a result and the Agent Card (seams_edge.go)
 type seams struct {
 	codec    tokenCodec
 	pager    pager
@@ -26,6 +28,8 @@ type seams struct {
 	params   paramPolicy
 	rewriter responseRewriter
 	keys     keyPolicy
+	edge     requestEdge
+	reply    replyEdge
 }
 
 // cleanSeams returns the seams of the clean reference: the zero-option
@@ -38,6 +42,8 @@ func cleanSeams() seams {
 		params:   strictParams{},
 		rewriter: plainResponses{},
 		keys:     durableKeys{},
+		edge:     strictEdge{},
+		reply:    plainReplies{},
 	}
 }
 

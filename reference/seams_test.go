@@ -20,6 +20,7 @@ func TestZeroOptionServerIsClean(t *testing.T) {
 	want := map[string]string{
 		"codec": "reference.binaryCodec", "pager": "reference.keysetPager", "access": "reference.ownerAccess",
 		"params": "reference.strictParams", "rewriter": "reference.plainResponses", "keys": "reference.durableKeys",
+		"edge": "reference.strictEdge", "reply": "reference.plainReplies",
 	}
 	for field, typ := range seamTypes(s.seams) {
 		if want[field] != typ {

@@ -391,6 +391,17 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "tenants apart", CheckScopeTenant(clean, here, there, true))
 		leak := [2]ScopeWalk{{What: "main", H: hist(pg(1, "", a, b)), Own: 1}, {What: "other", H: hist(pg(1, "", b)), Own: 1}}
 		wantFinding(t, "declared tenants leak", CheckScopeTenant(leak, here, there, true), ClassFail, "LT-AUTHZ-2")
+		hidden := [2]ScopeWalk{{What: "main", H: hist(pg(1, "", a)), Own: 1}, {What: "other", H: hist(pg(1, "")), Own: 1}}
+		wantFinding(t, "own tasks hidden", CheckScopeTenant(hidden, here, there, true), ClassFail, "LT-OP-4")
+		// A listing that failed is judged by its end, once: its empty count
+		// is no second finding.
+		failed := hist()
+		endF := Breach(R("LT-OP-1"), "ListTasks with valid parameters failed: 404")
+		failed.End, failed.EndFinding = "the first page failed: 404", &endF
+		fs := CheckScopeTenant([2]ScopeWalk{{What: "main", H: hist(pg(1, "", a)), Own: 1}, {What: "other", H: failed, Own: 1}}, here, there, true)
+		if j := judged(fs); len(j) != 1 || j[0].Reqs[0] != "LT-OP-1" {
+			t.Errorf("a failed listing: want its one LT-OP-1 finding, got %v", j)
+		}
 		// Where the card declares no tenant, tenants are the server's choice.
 		for _, f := range CheckScopeTenant(leak, here, there, false) {
 			if f.Class != ClassInfo {
