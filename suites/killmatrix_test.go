@@ -362,8 +362,7 @@ func checkOutputSizes(t *testing.T, name string, col column, results []*scenario
 }
 
 // noKiller explains scenarios that no fault mode kills yet.
-var noKiller = map[string]string{
-}
+var noKiller = map[string]string{}
 
 func moduleRoot(t *testing.T) string {
 	root, err := container.ModuleRoot()
