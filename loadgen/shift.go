@@ -180,7 +180,7 @@ func CompareDepths(base, deep []float64, maxRatio float64, opts ...ShiftOption) 
 // more advises collecting about need samples per side, from have.
 func (c shiftConfig) more(need, have int) string {
 	if c.duration > 0 && have > 0 {
-		d := time.Duration(math.Ceil(float64(c.duration) * float64(need) / float64(have) / float64(time.Second))) * time.Second
+		d := time.Duration(math.Ceil(float64(c.duration)*float64(need)/float64(have)/float64(time.Second))) * time.Second
 		d = max(d, c.duration+time.Second)
 		return fmt.Sprintf("raise --duration to about %s (about %d samples per depth; this run had %d)", d, need, have)
 	}
@@ -283,4 +283,3 @@ func cleanSorted(x []float64) []float64 {
 	slices.Sort(out)
 	return out
 }
-
