@@ -31,13 +31,16 @@ type demoOptions struct {
 // 30,000 tasks, pageSize 100, the last page is page 300.
 const demoDepths = "1,10,100,last"
 
+// demoPageSize is the pageSize of the demo's load.
+const demoPageSize = 100
+
 // defaultDemoOptions are the demo's defaults. The load step is sized so
 // that an offset-paging server's depth cost shows plainly (page 300 scans
 // 30,000 rows) while the walk and the attack take seconds, and so that the
 // attack leaves the server mostly idle: a saturated server queues every
 // request alike, which hides a depth cost behind the queue.
 func defaultDemoOptions() demoOptions {
-	return demoOptions{out: "demo-report", rate: "10", profile: string(scenarios.ProfileHardened), seedTasks: 30_000, duration: 10 * time.Second}
+	return demoOptions{out: "demo-report", rate: "10", profile: string(scenarios.ProfileHardened), seedTasks: 30_000, duration: 12 * time.Second}
 }
 
 func demoCmd() *cobra.Command {
@@ -166,7 +169,7 @@ func demoLoad(ctx context.Context, w, stderr io.Writer, url string, o demoOption
 // demoDepths, the default (interleaved) schedule and thresholds.
 func demoLoadArgs(url string, o demoOptions) []string {
 	return []string{"--target", url, "--principal", "alice=alice-token", "--control-token", "ctl", "--seed", strconv.Itoa(o.seedTasks),
-		"--depths", demoDepths, "--rate", o.rate, "--duration", o.duration.String()}
+		"--page-size", strconv.Itoa(demoPageSize), "--depths", demoDepths, "--rate", o.rate, "--duration", o.duration.String()}
 }
 
 // isVerdict reports whether err is a failing verdict (exit 1) rather than

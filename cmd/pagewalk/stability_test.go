@@ -36,9 +36,6 @@ func TestLoadStability(t *testing.T) {
 		runs = n
 	}
 	o := defaultDemoOptions()
-	if r := os.Getenv("PAGEWALK_LOAD_STABILITY_RATE"); r != "" {
-		o.rate = r
-	}
 	t.Logf("GOMAXPROCS %d, %d CPUs; demo load: %d tasks, depths %s, rate %s per depth, duration %s, 2 busy goroutines",
 		runtime.GOMAXPROCS(0), runtime.NumCPU(), o.seedTasks, demoDepths, o.rate, o.duration)
 	stop := burnCPU(2)
@@ -118,9 +115,6 @@ func burnCPU(n int) (stop func()) {
 			for !done.Load() {
 				for range 1 << 16 {
 					x = x*6364136223846793005 + 1442695040888963407
-				}
-				if os.Getenv("PAGEWALK_LOAD_STABILITY_YIELD") == "1" {
-					runtime.Gosched()
 				}
 			}
 			_ = x
