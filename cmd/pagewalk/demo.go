@@ -50,8 +50,9 @@ func demoCmd() *cobra.Command {
 		Short: "Start the reference server, check it, load it and write the report",
 		Long: `demo shows pagewalk end to end on this machine: it starts the built-in
 reference server on a free loopback port (as pagewalk check --target builtin
-does), runs the conformance suite against it over HTTP, seeds it (100,000
-tasks by default) and measures per-page latency at depth, then writes
+does), runs the conformance suite against it over HTTP, seeds it (30,000
+tasks by default: 300 pages) and measures per-page latency at depths 1, 10,
+100 and the last page, interleaved, 10/s per depth for 12 s, then writes
 check.json, junit.xml, load.json, the raw load results and a self-contained
 report.html (and report.md) into --out. The server's database lives in a
 temporary directory and is removed at the end.
@@ -116,7 +117,7 @@ func demoMain(ctx context.Context, o demoOptions, w, stderr io.Writer) error {
 	if err := ctl.RunClock(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n== 3/4 load: pagewalk load --target %s --seed-tasks %d --rate %s --duration %s\n", url, o.seedTasks, o.rate, o.duration)
+	fmt.Fprintf(w, "\n== 3/4 load: pagewalk load --target %s --seed %d --depths %s --rate %s --duration %s\n", url, o.seedTasks, demoDepths, o.rate, o.duration)
 	load, loadErr := demoLoad(ctx, w, stderr, url, o)
 	if loadErr != nil && !isVerdict(loadErr) {
 		return loadErr
