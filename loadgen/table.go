@@ -60,9 +60,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	if d := s.DepthShift; d != nil {
 		sh := d.Shift
-		fmt.Fprintf(&b, "depth cost median(depth %d)/median(depth %d) = %s/%s = %.2f, %.0f%% interval %.2f–%.2f (%d and %d samples); p90 ratio %.2f (%.2f–%.2f)\n",
+		fmt.Fprintf(&b, "depth cost median(depth %d)/median(depth %d) = %s/%s = %.2f, %.0f%% interval %.2f–%.2f (%d and %d samples); p90 ratio %.2f (%.2f–%.2f); depth %d p50/p5 %.1f×\n",
 			d.DeepDepth, d.BaseDepth, fmtMs(sh.DeepMedianMs), fmtMs(sh.BaseMedianMs), sh.Ratio, 100*sh.Confidence, sh.Lo, sh.Hi, sh.Base, sh.Deep,
-			sh.P90Ratio, sh.P90Lo, sh.P90Hi)
+			sh.P90Ratio, sh.P90Lo, sh.P90Hi, d.BaseDepth, sh.Spread)
 	} else {
 		b.WriteString("depth cost: n/a (needs successful samples at the first and the deepest depth)\n")
 	}
