@@ -13,13 +13,15 @@ import (
 // ratio, every threshold and the verdict line last.
 func (s *Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pagewalk %s: %s over %s, pageSize %d, %s per depth at %s",
-		s.Source, s.Target, s.Binding, s.PageSize, fmtSeconds(s.DurationSeconds), fmtRate(s.Rate))
+	if s.Schedule == ScheduleInterleaved {
+		fmt.Fprintf(&b, "pagewalk %s: %s over %s, pageSize %d, depths interleaved for %s at %s per depth",
+			s.Source, s.Target, s.Binding, s.PageSize, fmtSeconds(s.DurationSeconds), fmtRate(s.Rate))
+	} else {
+		fmt.Fprintf(&b, "pagewalk %s: %s over %s, pageSize %d, %s per depth at %s",
+			s.Source, s.Target, s.Binding, s.PageSize, fmtSeconds(s.DurationSeconds), fmtRate(s.Rate))
+	}
 	if len(s.Generators) > 0 {
 		fmt.Fprintf(&b, ", %d generator(s)", len(s.Generators))
-	}
-	if s.Schedule != "" {
-		fmt.Fprintf(&b, ", depths %s", s.Schedule)
 	}
 	b.WriteString("\n")
 	if h := s.Harvest; h != nil {
