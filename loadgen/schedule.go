@@ -94,7 +94,7 @@ func interleavedTargeter(targets []vegeta.Target, seed uint64) vegeta.Targeter {
 	}
 }
 
-func (s Interleaved) run(ctx context.Context, r *Runner, hv *Harvest, buckets []Bucket, agg *Aggregator) (*Harvest, []string, error) {
+func (s Interleaved) run(ctx context.Context, r *Runner, _ *Harvest, buckets []Bucket, agg *Aggregator) (*Harvest, []string, error) {
 	var wait time.Duration
 	if !r.startAt.IsZero() {
 		wait = max(time.Until(r.startAt), 0)
