@@ -46,6 +46,8 @@ type depthAgg struct {
 	depth      int
 	last       bool
 	corrected  *hdr.Histogram
+	early      *hdr.Histogram // corrected, requests in the first third of their attack's schedule
+	lateH      *hdr.Histogram // corrected, the last third
 	lag        *hdr.Histogram
 	intervals  map[int64]*hdr.Histogram
 	metrics    vegeta.Metrics
@@ -86,7 +88,10 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	if !ok {
 		return fmt.Errorf("attack %q seq %d: URL %q has no #%s=N tag", res.Attack, res.Seq, res.URL, DepthFragment)
 	}
-	if d != n.Depth {
+	if !n.Covers(d) {
+		if n.Interleaved() {
+			return fmt.Errorf("attack %q seq %d: URL is tagged depth %d but the attack is for depths %v", res.Attack, res.Seq, d, n.Depths)
+		}
 		return fmt.Errorf("attack %q seq %d: URL is tagged depth %d but the attack is for depth %d", res.Attack, res.Seq, d, n.Depth)
 	}
 	if res.Seq > 1<<32 {
@@ -105,13 +110,14 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	da := a.depths[d]
 	if da == nil {
 		da = &depthAgg{depth: d, corrected: hdr.New(hdrLowest, hdrHighest, hdrDigits), lag: hdr.New(hdrLowest, hdrHighest, hdrDigits),
+			early: hdr.New(hdrLowest, hdrHighest, hdrDigits), lateH: hdr.New(hdrLowest, hdrHighest, hdrDigits),
 			attacks: map[string]bool{}, gens: map[string]bool{}, errorKinds: map[string]int64{}}
 		if a.logInterval > 0 {
 			da.intervals = map[int64]*hdr.Histogram{}
 		}
 		a.depths[d] = da
 	}
-	da.last = da.last || n.Last
+	da.last = da.last || n.LastAt(d)
 	da.attacks[res.Attack] = true
 	da.gens[n.Generator] = true
 	if da.firstStart.IsZero() || n.Start.Before(da.firstStart) {
@@ -136,6 +142,14 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	da.successes++
 	v := min(max(int64(end.Sub(intended)), 0), hdrHighest)
 	_ = da.corrected.RecordValue(v)
+	if n.Duration > 0 {
+		switch at := intended.Sub(n.Start); {
+		case at <= n.Duration/3:
+			_ = da.early.RecordValue(v)
+		case at > n.Duration-n.Duration/3:
+			_ = da.lateH.RecordValue(v)
+		}
+	}
 	if da.intervals != nil {
 		k := intended.UnixNano() / int64(a.logInterval)
 		h := da.intervals[k]
@@ -158,6 +172,28 @@ func (a *Aggregator) Depths() []DepthStats {
 	out := make([]DepthStats, 0, len(keys))
 	for _, d := range keys {
 		out = append(out, a.depths[d].stats(a.attacks))
+	}
+	return out
+}
+
+// Samples returns the corrected latencies, in milliseconds, of depth's
+// successful requests, read back from its HDR histogram (each value at its
+// bucket's midpoint, within the histogram's 3 significant digits), in
+// ascending order; nil for a depth not seen. It serves CompareDepths.
+func (a *Aggregator) Samples(depth int) []float64 {
+	da := a.depths[depth]
+	if da == nil {
+		return nil
+	}
+	out := make([]float64, 0, da.corrected.TotalCount())
+	for _, bar := range da.corrected.Distribution() {
+		if bar.Count == 0 {
+			continue
+		}
+		v := nsToMs(bar.From + (bar.To-bar.From)/2)
+		for range bar.Count {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -223,8 +259,8 @@ func (da *depthAgg) stats(attacks map[string]*attackState) DepthStats {
 	var maxDur time.Duration
 	for _, name := range s.Attacks {
 		n := attacks[name].name
-		s.Expected += int64(n.Expected())
-		s.RatePerSecond += n.Rate.PerSecond()
+		s.Expected += int64(n.ExpectedAt(da.depth))
+		s.RatePerSecond += n.RateAt(da.depth)
 		maxDur = max(maxDur, n.Duration)
 	}
 	s.DurationSeconds = maxDur.Seconds()
@@ -237,6 +273,10 @@ func (da *depthAgg) stats(attacks map[string]*attackState) DepthStats {
 		s.ThroughputPerSecond = float64(da.successes) / span.Seconds()
 	}
 	s.Corrected = latencyOf(da.corrected)
+	if da.early.TotalCount() > 0 && da.lateH.TotalCount() > 0 {
+		s.Drift = &Drift{EarlyP50Ms: nsToMs(da.early.ValueAtQuantile(50)), LateP50Ms: nsToMs(da.lateH.ValueAtQuantile(50)),
+			Early: da.early.TotalCount(), Late: da.lateH.TotalCount()}
+	}
 	s.SendLag = latencyOf(da.lag)
 	m := da.metrics
 	m.Close()

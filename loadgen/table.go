@@ -13,8 +13,13 @@ import (
 // ratio, every threshold and the verdict line last.
 func (s *Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pagewalk %s: %s over %s, pageSize %d, %s per depth at %s",
-		s.Source, s.Target, s.Binding, s.PageSize, fmtSeconds(s.DurationSeconds), fmtRate(s.Rate))
+	if s.Schedule == ScheduleInterleaved {
+		fmt.Fprintf(&b, "pagewalk %s: %s over %s, pageSize %d, depths interleaved for %s at %s per depth",
+			s.Source, s.Target, s.Binding, s.PageSize, fmtSeconds(s.DurationSeconds), fmtRate(s.Rate))
+	} else {
+		fmt.Fprintf(&b, "pagewalk %s: %s over %s, pageSize %d, %s per depth at %s",
+			s.Source, s.Target, s.Binding, s.PageSize, fmtSeconds(s.DurationSeconds), fmtRate(s.Rate))
+	}
 	if len(s.Generators) > 0 {
 		fmt.Fprintf(&b, ", %d generator(s)", len(s.Generators))
 	}
@@ -22,7 +27,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if h := s.Harvest; h != nil {
 		last := "last page reached"
 		if !h.LastPageReached {
-			last = "last page NOT reached: stopped by " + h.StoppedBy
+			last = fmt.Sprintf("last page NOT reached: stopped at page %d (%s)", h.Pages, h.StoppedBy)
 		}
 		fmt.Fprintf(&b, "harvest: %d pages walked in %s (%s), %d walk(s), token TTL %s; walk latency page 1 %s, page %d %s\n",
 			h.Pages, fmtMs(h.WalkMillis), last, h.Walks, fmtSeconds(h.TokenTTL), fmtMs(h.FirstPageMillis), h.Pages, fmtMs(h.DeepestPageMillis))
@@ -55,10 +60,16 @@ func (s *Summary) WriteText(w io.Writer) error {
 	} else {
 		b.WriteString("depth-cost slope: n/a (needs successful samples at two depths or more)\n")
 	}
-	if r := s.DepthRatio; r != nil {
-		fmt.Fprintf(&b, "depth ratio p99(depth %d)/p99(depth %d) = %s/%s = %.2f\n", r.DeepDepth, r.FirstDepth, fmtMs(r.DeepP99Ms), fmtMs(r.FirstP99Ms), r.Value)
+	if d := s.DepthShift; d != nil {
+		sh := d.Shift
+		fmt.Fprintf(&b, "depth cost median(depth %d)/median(depth %d) = %s/%s = %.2f, %.0f%% interval %.2f–%.2f (%d and %d samples); p90 ratio %.2f (%.2f–%.2f); depth %d p50/p5 %.1f×\n",
+			d.DeepDepth, d.BaseDepth, fmtMs(sh.DeepMedianMs), fmtMs(sh.BaseMedianMs), sh.Ratio, 100*sh.Confidence, sh.Lo, sh.Hi, sh.Base, sh.Deep,
+			sh.P90Ratio, sh.P90Lo, sh.P90Hi, d.BaseDepth, sh.Spread)
 	} else {
-		b.WriteString("depth ratio: n/a\n")
+		b.WriteString("depth cost: n/a (needs successful samples at the first and the deepest depth)\n")
+	}
+	if r := s.DepthRatio; r != nil {
+		fmt.Fprintf(&b, "tail ratio p99(depth %d)/p99(depth %d) = %s/%s = %.2f (reported only: a tail ratio decides nothing)\n", r.DeepDepth, r.FirstDepth, fmtMs(r.DeepP99Ms), fmtMs(r.FirstP99Ms), r.Value)
 	}
 	if len(s.SkippedDepths) > 0 {
 		fmt.Fprintf(&b, "skipped depths (beyond the list): %v\n", s.SkippedDepths)
@@ -67,10 +78,14 @@ func (s *Summary) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}
 	for _, t := range s.Thresholds {
-		fmt.Fprintf(&b, "threshold %-15s %-10s limit %s, observed %s (%d samples): %s\n", t.Name, strings.ToUpper(t.Status),
+		fmt.Fprintf(&b, "threshold %-15s %-12s limit %s, observed %s (%d samples): %s\n", t.Name, strings.ToUpper(t.Status),
 			fmtThreshold(t, t.Limit), fmtThreshold(t, t.Observed), t.Samples, t.Detail)
 	}
-	fmt.Fprintf(&b, "verdict: %s\n", strings.ToUpper(s.Verdict))
+	if s.Verdict == VerdictInconclusive {
+		fmt.Fprintf(&b, "verdict: INCONCLUSIVE: %s\n", strings.Join(s.Inconclusive, "; "))
+	} else {
+		fmt.Fprintf(&b, "verdict: %s\n", strings.ToUpper(s.Verdict))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -92,6 +92,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"join":  strings.Join,
 	"class": verdictClass,
 	"ms":    func(f float64) string { return fmt.Sprintf("%.2f", f) },
+	"pct":   func(f float64) float64 { return 100 * f },
 	"upper": strings.ToUpper,
 	"dur":   func(d time.Duration) string { return d.Round(time.Millisecond).String() },
 	"spec":  specOr,
@@ -181,7 +182,8 @@ Latency is timed from the intended send time (coordinated omission corrected); v
 <table><tr><th>depth</th><th>requests</th><th>errors</th><th>dropped</th><th>late</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>vegeta p99 ms</th><th>throughput/s</th></tr>
 {{range .Depths}}<tr><td>{{.Label}}</td><td>{{.Requests}}</td><td>{{.Errors}}</td><td>{{.Dropped}}</td><td>{{.Late}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td><td>{{ms .Corrected.P999Ms}}</td><td>{{ms .Corrected.MaxMs}}</td><td>{{ms .Vegeta.P99Ms}}</td><td>{{printf "%.1f" .ThroughputPerSecond}}</td></tr>{{end}}
 </table>
-{{with .DepthRatio}}<p>Depth cost: p99(depth {{.DeepDepth}}) / p99(depth {{.FirstDepth}}) = <b>{{printf "%.2f" .Value}}</b> ({{ms .DeepP99Ms}} ms / {{ms .FirstP99Ms}} ms){{end}}{{with .Slope}}; slope {{printf "%.1f" .P50UsPer1000Pages}} µs (p50), {{printf "%.1f" .P99UsPer1000Pages}} µs (p99) per 1,000 pages{{end}}.</p>
+{{if .DepthShift}}{{with .DepthShift}}<p>Depth cost: median(depth {{.DeepDepth}}) / median(depth {{.BaseDepth}}) = <b>{{printf "%.2f" .Ratio}}</b> ({{ms .DeepMedianMs}} ms / {{ms .BaseMedianMs}} ms), {{printf "%.0f" (pct .Confidence)}}% interval {{printf "%.2f" .Lo}}–{{printf "%.2f" .Hi}}, {{.Base}} and {{.Deep}} samples; p90 ratio {{printf "%.2f" .P90Ratio}}{{end}}{{with .DepthRatio}}; p99 ratio {{printf "%.2f" .Value}} (reported only){{end}}{{else}}{{with .DepthRatio}}<p>Depth cost: p99(depth {{.DeepDepth}}) / p99(depth {{.FirstDepth}}) = <b>{{printf "%.2f" .Value}}</b> ({{ms .DeepP99Ms}} ms / {{ms .FirstP99Ms}} ms){{end}}{{end}}{{with .Slope}}; slope {{printf "%.1f" .P50UsPer1000Pages}} µs (p50), {{printf "%.1f" .P99UsPer1000Pages}} µs (p99) per 1,000 pages{{end}}.</p>
+{{range .Inconclusive}}<p>inconclusive: {{.}}</p>{{end}}
 <table><tr><th>threshold</th><th>limit</th><th>observed</th><th>samples</th><th>status</th></tr>
 {{range .Thresholds}}<tr><td>{{.Name}}</td><td>{{.Limit}} {{.Unit}}</td><td>{{printf "%.3g" .Observed}} {{.Unit}}</td><td>{{.Samples}}</td><td><span class="badge {{class .Status}}">{{.Status}}</span></td></tr>{{end}}
 </table>

@@ -180,7 +180,13 @@ func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 			d.Corrected.P50Ms, d.Corrected.P90Ms, d.Corrected.P99Ms, d.Corrected.P999Ms, d.Corrected.MaxMs, d.Vegeta.P99Ms, d.ThroughputPerSecond)
 	}
 	s.WriteString("\n")
-	if r := l.DepthRatio; r != nil {
+	if d := l.DepthShift; d != nil {
+		fmt.Fprintf(s, "Depth cost: median(depth %d) / median(depth %d) = **%.2f** (%.2f ms / %.2f ms), %.0f%% interval %.2f–%.2f, %d and %d samples; p90 ratio %.2f",
+			d.DeepDepth, d.BaseDepth, d.Ratio, d.DeepMedianMs, d.BaseMedianMs, 100*d.Confidence, d.Lo, d.Hi, d.Base, d.Deep, d.P90Ratio)
+		if r := l.DepthRatio; r != nil {
+			fmt.Fprintf(s, "; p99 ratio %.2f (reported only)", r.Value)
+		}
+	} else if r := l.DepthRatio; r != nil {
 		fmt.Fprintf(s, "Depth cost: p99(depth %d) / p99(depth %d) = **%.2f** (%.2f ms / %.2f ms)", r.DeepDepth, r.FirstDepth, r.Value, r.DeepP99Ms, r.FirstP99Ms)
 	}
 	if sl := l.Slope; sl != nil {
@@ -189,6 +195,9 @@ func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 	s.WriteString("\n\n| threshold | limit | observed | samples | status |\n|---|---|---|---|---|\n")
 	for _, t := range l.Thresholds {
 		fmt.Fprintf(s, "| %s | %g %s | %.3g %s | %d | %s |\n", t.Name, t.Limit, t.Unit, t.Observed, t.Unit, t.Samples, t.Status)
+	}
+	for _, w := range l.Inconclusive {
+		fmt.Fprintf(s, "\n> inconclusive: %s\n", w)
 	}
 	for _, w := range l.Warnings {
 		fmt.Fprintf(s, "\n> warning: %s\n", w)
