@@ -122,11 +122,17 @@ type DepthStats struct {
 	// Corrected is the HDR histogram of successful requests, timed from
 	// the intended send time (coordinated omission corrected).
 	Corrected Latency `json:"corrected"`
+	// Uncorrected is the same successful requests timed from their actual
+	// send, in a second HDR histogram (same estimator as Corrected, so no
+	// uncorrected percentile exceeds the corrected one).
+	Uncorrected Latency `json:"uncorrected"`
 	// SendLag is how far behind its intended time each request was sent
 	// (all requests): the generator's own timer slack and backlog, which
 	// Corrected includes and Vegeta does not.
 	SendLag Latency `json:"sendLag"`
-	// Vegeta is vegeta's own uncorrected Metrics over all results.
+	// Vegeta is vegeta's own uncorrected Metrics over all results (errors
+	// included, t-digest percentiles), kept for its status codes and byte
+	// counts; the table shows Uncorrected instead.
 	Vegeta VegetaStats `json:"vegeta"`
 }
 

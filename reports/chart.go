@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/pagewalk/pagewalk/loadgen"
 )
@@ -61,7 +60,7 @@ func chartOf(l *loadgen.Summary) chartSpec {
 			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("max-p99 %s ms", fmtMs(t.Limit)), Value: t.Limit})
 		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthRatio != nil && l.DepthRatio.FirstP99Ms > 0:
 			v := l.DepthRatio.FirstP99Ms * t.Limit
-			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p99 of depth %d × %.2f = %s ms", l.DepthRatio.FirstDepth, t.Limit, fmtMs(v)), Value: v})
+			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p99 of depth %d × %s = %s ms", l.DepthRatio.FirstDepth, loadgen.FormatRatio(t.Limit), fmtMs(v)), Value: v})
 		}
 	}
 	for _, ln := range c.Lines {
@@ -78,15 +77,7 @@ func chartOf(l *loadgen.Summary) chartSpec {
 	return c
 }
 
-func fmtMs(v float64) string {
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 1:
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.3f", v)
-}
+func fmtMs(v float64) string { return loadgen.FormatMsValue(v) }
 
 // svgChart is a chartSpec laid out in SVG coordinates.
 type svgChart struct {
@@ -130,7 +121,7 @@ func layout(c chartSpec) svgChart {
 			if v < c.LogMin*0.999 || v > c.LogMax*1.001 || (m != 1 && hi-lo > 3) {
 				continue
 			}
-			g.Grid = append(g.Grid, svgTick{X: g.Left, Y: y(v), Label: strconv.FormatFloat(v, 'g', -1, 64), Class: map[bool]string{true: "major", false: "minor"}[m == 1]})
+			g.Grid = append(g.Grid, svgTick{X: g.Left, Y: y(v), Label: fmtMs(v), Class: map[bool]string{true: "major", false: "minor"}[m == 1]})
 		}
 	}
 	for i, d := range c.Depths {

@@ -168,30 +168,50 @@ func trim(s string, n int) string {
 
 func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 	fmt.Fprintf(s, "## Load: %s\n\n", strings.ToUpper(l.Verdict))
-	fmt.Fprintf(s, "- target: %s, binding %s, pageSize %d\n- open-loop rate %.0f/s per depth for %.0fs; generators: %s\n",
-		l.Target, l.Binding, l.PageSize, l.Rate.PerSecond, l.DurationSeconds, strings.Join(l.Generators, ", "))
+	fmt.Fprintf(s, "- target: %s, binding %s, pageSize %d\n- open-loop rate %s per depth for %s; generators: %s\n",
+		l.Target, l.Binding, l.PageSize, loadgen.FormatRate(l.Rate.PerSecond), loadgen.FormatSeconds(l.DurationSeconds), strings.Join(l.Generators, ", "))
 	if l.Seeded > 0 {
-		fmt.Fprintf(s, "- seeded %d tasks first\n", l.Seeded)
+		fmt.Fprintf(s, "- seeded %s tasks first\n", loadgen.FormatCount(int64(l.Seeded)))
 	}
-	s.WriteString("- latency is timed from the intended send time (coordinated omission corrected); vegeta's uncorrected p99 stands beside it\n\n")
-	s.WriteString("| depth | requests | errors | dropped | late | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | vegeta p99 ms | throughput/s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	s.WriteString("- latency is timed from the intended send time (coordinated omission corrected); the uncorrected p99 (from the actual send) stands beside it\n\n")
+	s.WriteString("| depth | requests | errors | dropped | late | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | uncorrected p99 ms | throughput/s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	c, m := loadgen.FormatCount, loadgen.FormatMsValue
 	for _, d := range l.Depths {
-		fmt.Fprintf(s, "| %s | %d | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f |\n", d.Label, d.Requests, d.Errors, d.Dropped, d.Late,
-			d.Corrected.P50Ms, d.Corrected.P90Ms, d.Corrected.P99Ms, d.Corrected.P999Ms, d.Corrected.MaxMs, d.Vegeta.P99Ms, d.ThroughputPerSecond)
+		fmt.Fprintf(s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", d.Label, c(d.Requests), c(d.Errors), c(d.Dropped), c(d.Late),
+			m(d.Corrected.P50Ms), m(d.Corrected.P90Ms), m(d.Corrected.P99Ms), m(d.Corrected.P999Ms), m(d.Corrected.MaxMs), m(uncorrectedP99(d)), loadgen.FormatNumber(d.ThroughputPerSecond, 1))
 	}
 	s.WriteString("\n")
 	if r := l.DepthRatio; r != nil {
-		fmt.Fprintf(s, "Depth cost: p99(depth %d) / p99(depth %d) = **%.2f** (%.2f ms / %.2f ms)", r.DeepDepth, r.FirstDepth, r.Value, r.DeepP99Ms, r.FirstP99Ms)
+		fmt.Fprintf(s, "Depth cost: p99(depth %d) / p99(depth %d) = **%s** (%s / %s)", r.DeepDepth, r.FirstDepth, loadgen.FormatRatio(r.Value), loadgen.FormatLatency(r.DeepP99Ms), loadgen.FormatLatency(r.FirstP99Ms))
 	}
 	if sl := l.Slope; sl != nil {
-		fmt.Fprintf(s, "; slope %.1f µs (p50) and %.1f µs (p99) per 1,000 pages", sl.P50UsPer1000Pages, sl.P99UsPer1000Pages)
+		fmt.Fprintf(s, "; slope %s (p50) and %s (p99)", loadgen.FormatSlope(sl.P50UsPer1000Pages), loadgen.FormatSlope(sl.P99UsPer1000Pages))
 	}
 	s.WriteString("\n\n| threshold | limit | observed | samples | status |\n|---|---|---|---|---|\n")
 	for _, t := range l.Thresholds {
-		fmt.Fprintf(s, "| %s | %g %s | %.3g %s | %d | %s |\n", t.Name, t.Limit, t.Unit, t.Observed, t.Unit, t.Samples, t.Status)
+		fmt.Fprintf(s, "| %s | %s | %s | %s | %s |\n", t.Name, loadgen.FormatThreshold(t.Unit, t.Limit), observedOf(t), c(t.Samples), t.Status)
 	}
 	for _, w := range l.Warnings {
 		fmt.Fprintf(s, "\n> warning: %s\n", w)
 	}
 	s.WriteString("\n")
+}
+
+// observedOf renders a threshold's observed value, or "-" when it had no
+// samples to observe.
+func observedOf(t loadgen.ThresholdResult) string {
+	if t.Status == loadgen.StatusNoSamples {
+		return "-"
+	}
+	return loadgen.FormatThreshold(t.Unit, t.Observed)
+}
+
+// uncorrectedP99 is the uncorrected p99 of a depth: from the second HDR
+// histogram when the summary has one, else vegeta's figure (older
+// summaries).
+func uncorrectedP99(d loadgen.DepthStats) float64 {
+	if d.Uncorrected.Samples > 0 {
+		return d.Uncorrected.P99Ms
+	}
+	return d.Vegeta.P99Ms
 }
