@@ -44,6 +44,7 @@ type Runner struct {
 	client     *http.Client
 	seeded     int
 	tool       string
+	store      int
 }
 
 // Option configures a Runner.
@@ -300,6 +301,7 @@ func (r *Runner) attack(ctx context.Context, b Bucket, targeter vegeta.Targeter,
 	binding := r.h.client.Iface.Binding
 	name := AttackName{Generator: r.generator, Depth: b.Depth, Last: b.Last, Rate: r.rate, Duration: r.duration,
 		Binding: string(binding), PageSize: r.h.PageSize()}
+	name.Filters, name.Store = r.h.Filters(), r.storeSize()
 	c := *r.client
 	c.Timeout = r.timeout
 	atk := vegeta.NewAttacker(vegeta.Client(&c), vegeta.MaxBody(-1))

@@ -56,6 +56,8 @@ type Summary struct {
 	// DepthRatio is p99(deepest)/p99(first), corrected; nil when either
 	// depth has no samples.
 	DepthRatio *DepthRatio `json:"depthRatio"`
+	// Sizes is the store-size study (pagewalk load --sizes), if asked for.
+	Sizes *SizesResult `json:"sizes,omitempty"`
 	// Thresholds holds every threshold evaluated, in a fixed order.
 	Thresholds []ThresholdResult `json:"thresholds"`
 	// Verdict is "pass" or "fail".

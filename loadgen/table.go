@@ -66,6 +66,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	for _, wn := range s.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}
+	if s.Sizes != nil {
+		s.Sizes.writeSizesText(&b)
+	}
 	for _, t := range s.Thresholds {
 		fmt.Fprintf(&b, "threshold %-15s %-10s limit %s, observed %s (%s samples): %s\n", t.Name, strings.ToUpper(t.Status),
 			fmtThreshold(t, t.Limit), fmtThreshold(t, t.Observed), FormatCount(t.Samples), t.Detail)

@@ -16,6 +16,7 @@ import (
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"golang.org/x/term"
 )
 
@@ -113,10 +114,11 @@ func loadCmd() *cobra.Command {
 	var (
 		target, bindingName, principal, controlURL, controlToken string
 		contextID, status, rateSpec, depthSpec, jsonPath, outDir string
-		generator, progressMode, startAt                         string
+		generator, progressMode, startAt, sizesSpec              string
 		seed, pageSize, historyLength, maxPages                  int
 		tokenTTL, duration, timeout, warmup, maxWalk, phaseGap   time.Duration
-		seedOnly                                                 bool
+		seedOnly, verbose                                        bool
+		maxSizeRatio                                             float64
 		th                                                       thresholdFlags
 	)
 	cmd := &cobra.Command{
@@ -202,6 +204,18 @@ See docs/load.md.`,
 			case controlURL != "" && !strings.HasPrefix(controlURL, "http://") && !strings.HasPrefix(controlURL, "https://"):
 				return usage("--control: want the control API's http(s) base URL, e.g. http://127.0.0.1:8080/control, got %q", controlURL)
 			}
+			var sizes []int
+			if sizesSpec != "" {
+				if sizes, err = loadgen.ParseSizes(sizesSpec); err != nil {
+					return usage("--sizes: %v", err)
+				}
+				if startAt != "" {
+					return usage("--sizes: not with --start-at (a size study seeds between its measurements, so generators cannot line up)")
+				}
+			}
+			if maxSizeRatio < 0 || (maxSizeRatio > 0 && maxSizeRatio < 1) {
+				return usage("--max-size-ratio: must be 0 (off) or at least 1, got %s", loadgen.FormatNumber(maxSizeRatio, 3))
+			}
 			var start time.Time
 			if startAt != "" {
 				if start, err = time.Parse(time.RFC3339, startAt); err != nil {
@@ -230,8 +244,17 @@ See docs/load.md.`,
 				}
 			}
 			progress := loadgen.NoProgress
+			var live *loadgen.AttackProgress
 			if progressMode != "none" {
 				progress = loadgen.NewProgress(cmd.ErrOrStderr(), tty, 5*time.Second)
+				if tty || verbose {
+					live = loadgen.NewAttackProgress(progress, 2*time.Second)
+					defer live.Stop()
+				}
+			}
+			var liveSink func(*vegeta.Result) error
+			if live != nil {
+				liveSink = live.Sink
 			}
 
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -306,6 +329,9 @@ See docs/load.md.`,
 			ropts := []loadgen.Option{loadgen.WithRate(rate), loadgen.WithDuration(duration), loadgen.WithWarmup(warmup), loadgen.WithTimeout(timeout),
 				loadgen.WithThresholds(thresholds), loadgen.WithProgress(progress), loadgen.WithGenerator(generator),
 				loadgen.WithDescription(target, pname, filters, seeded, "pagewalk "+version)}
+			if liveSink != nil {
+				ropts = append(ropts, loadgen.WithResultSink(liveSink))
+			}
 			if !start.IsZero() {
 				ropts = append(ropts, loadgen.WithStartAt(start, phaseGap))
 			}
@@ -327,6 +353,18 @@ See docs/load.md.`,
 					return usage("interrupted; no results written")
 				}
 				return flagErr(err)
+			}
+			if sizes != nil {
+				sr, err := runSizes(ctx, sizeRun{sizes: sizes, ctl: ctl, controlURL: controlURL, client: client, owner: pname, tenant: iface.Tenant,
+					pageSize: pageSize, historyLength: historyLength, rate: rate, duration: duration, warmup: warmup, timeout: timeout, ttl: ttl,
+					maxRatio: maxSizeRatio, generator: generator, progress: progress, sink: liveSink})
+				if err != nil {
+					if errors.Is(err, context.Canceled) {
+						return usage("interrupted; no results written")
+					}
+					return flagErr(err)
+				}
+				s.AddSizes(sr)
 			}
 			if out != nil {
 				if err := out.Close(); err != nil {
@@ -365,6 +403,41 @@ See docs/load.md.`,
 	f.StringVar(&startAt, "start-at", "", "RFC 3339 time at which to begin the first depth's attack, so generators line up; depth i begins at start-at + i×(warmup+duration+phase-gap)")
 	f.DurationVar(&phaseGap, "phase-gap", 5*time.Second, "with --start-at, the pause between one depth's attack and the next, for replies to drain")
 	f.StringVar(&progressMode, "progress", "auto", "progress on stderr: auto (a bar on a terminal, lines otherwise), bar, lines or none")
+	f.StringVar(&sizesSpec, "sizes", "", "also measure page cost against store size: seed a list of its own up to each of these sizes in turn (e.g. 10000,100000; needs the control API) and compare page 1's latency at the smallest and largest")
+	f.Float64Var(&maxSizeRatio, "max-size-ratio", loadgen.DefaultMaxSizeRatio, "with --sizes, fail unless the median ratio of page 1 at the largest size over the smallest is at most this with 95% confidence (0: report only)")
+	f.BoolVarP(&verbose, "verbose", "v", false, "show the live attack progress line (every 2s) even when stderr is not a terminal")
 	th.register(f)
 	return cmd
+}
+
+// sizeRun is what runSizes needs from the load command.
+type sizeRun struct {
+	sizes                          []int
+	ctl                            *a2aclient.Control
+	controlURL                     string
+	client                         *a2aclient.Client
+	owner, tenant, generator       string
+	pageSize, historyLength        int
+	rate                           loadgen.Rate
+	duration, warmup, timeout, ttl time.Duration
+	maxRatio                       float64
+	progress                       loadgen.Progress
+	sink                           func(*vegeta.Result) error
+}
+
+// runSizes runs the --sizes study, or, without a control API to seed
+// through, returns it skipped with the reason.
+func runSizes(ctx context.Context, r sizeRun) (*loadgen.SizesResult, error) {
+	if r.ctl == nil {
+		why := "the agent card declares no control API and --control was not given"
+		if r.controlURL != "" {
+			why = "no --control-token for the control API at " + r.controlURL
+		}
+		r.progress.Logf("size study skipped: %s", why)
+		return &loadgen.SizesResult{Skipped: "needs the control API to seed its own tasks: " + why}, nil
+	}
+	st := &loadgen.SizeStudy{Sizes: r.sizes, Control: r.ctl, Client: r.client, Owner: r.owner, Tenant: r.tenant,
+		PageSize: r.pageSize, HistoryLength: r.historyLength, Rate: r.rate, Duration: r.duration, Warmup: r.warmup, Timeout: r.timeout,
+		TokenTTL: r.ttl, MaxRatio: r.maxRatio, Generator: r.generator, Progress: r.progress, Sink: r.sink}
+	return st.Run(ctx)
 }
