@@ -194,6 +194,11 @@ Latency is timed from the intended send time (coordinated omission corrected); t
 {{range .Depths}}<tr><td>{{.Label}}</td><td>{{count .Requests}}</td><td>{{count .Errors}}</td><td>{{count .Dropped}}</td><td>{{count .Late}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td><td>{{ms .Corrected.P999Ms}}</td><td>{{ms .Corrected.MaxMs}}</td><td>{{ms (uncorrectedP99 .)}}</td><td>{{num .ThroughputPerSecond 1}}</td></tr>{{end}}
 </table>
 {{with .DepthRatio}}<p>Depth cost: p99(depth {{.DeepDepth}}) / p99(depth {{.FirstDepth}}) = <b>{{ratio .Value}}</b> ({{lat .DeepP99Ms}} / {{lat .FirstP99Ms}}){{end}}{{with .Slope}}; slope {{slope .P50UsPer1000Pages}} (p50), {{slope .P99UsPer1000Pages}} (p99){{end}}.</p>
+{{with .Sizes}}{{if .Skipped}}<p>Size study: skipped: {{.Skipped}}</p>{{else}}<p>Size study: page 1 and page {{.DeepDepth}} at each store size (tasks seeded by pagewalk in context {{.ContextID}}).</p>
+<table><tr><th>tasks</th><th>depth</th><th>requests</th><th>errors</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th></tr>
+{{range .Levels}}{{$n := .Tasks}}{{range .Depths}}<tr><td>{{count (i64 $n)}}</td><td>{{.Label}}</td><td>{{count .Requests}}</td><td>{{count .Errors}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td></tr>{{end}}{{end}}
+</table>
+{{with .PageOne}}{{if and .Base .Deep}}<p>Page 1 at the largest size over the smallest: median ratio <b>{{ratio .Ratio}}</b> (interval {{ratio .Lo}}–{{ratio .Hi}}; {{lat .DeepMedianMs}} / {{lat .BaseMedianMs}}).</p>{{end}}{{end}}{{end}}{{end}}
 <table><tr><th>threshold</th><th>limit</th><th>observed</th><th>samples</th><th>status</th></tr>
 {{range .Thresholds}}<tr><td>{{.Name}}</td><td>{{limit .}}</td><td>{{observed .}}</td><td>{{count .Samples}}</td><td><span class="badge {{class .Status}}">{{.Status}}</span></td></tr>{{end}}
 </table>

@@ -187,6 +187,9 @@ func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 	if sl := l.Slope; sl != nil {
 		fmt.Fprintf(s, "; slope %s (p50) and %s (p99)", loadgen.FormatSlope(sl.P50UsPer1000Pages), loadgen.FormatSlope(sl.P99UsPer1000Pages))
 	}
+	if z := l.Sizes; z != nil {
+		writeSizesMD(s, z)
+	}
 	s.WriteString("\n\n| threshold | limit | observed | samples | status |\n|---|---|---|---|---|\n")
 	for _, t := range l.Thresholds {
 		fmt.Fprintf(s, "| %s | %s | %s | %s | %s |\n", t.Name, loadgen.FormatThreshold(t.Unit, t.Limit), observedOf(t), c(t.Samples), t.Status)
@@ -214,4 +217,26 @@ func uncorrectedP99(d loadgen.DepthStats) float64 {
 		return d.Uncorrected.P99Ms
 	}
 	return d.Vegeta.P99Ms
+}
+
+// writeSizesMD renders the store-size study (pagewalk load --sizes).
+func writeSizesMD(s *strings.Builder, z *loadgen.SizesResult) {
+	if z.Skipped != "" {
+		fmt.Fprintf(s, "\n\nSize study: skipped: %s", z.Skipped)
+		return
+	}
+	fmt.Fprintf(s, "\n\nSize study: page 1 and page %d at each store size (tasks seeded by pagewalk in context `%s`).\n\n", z.DeepDepth, z.ContextID)
+	s.WriteString("| tasks | depth | requests | errors | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|---|---|\n")
+	c, m := loadgen.FormatCount, loadgen.FormatMsValue
+	for _, lv := range z.Levels {
+		for _, d := range lv.Depths {
+			fmt.Fprintf(s, "| %s | %s | %s | %s | %s | %s | %s |\n", c(int64(lv.Tasks)), d.Label, c(d.Requests), c(d.Errors),
+				m(d.Corrected.P50Ms), m(d.Corrected.P90Ms), m(d.Corrected.P99Ms))
+		}
+	}
+	if p := z.PageOne; p != nil && p.Base > 0 && p.Deep > 0 {
+		fmt.Fprintf(s, "\nPage 1 at the largest size over the smallest: median ratio **%s** (%.0f%% interval %s–%s; %s / %s)",
+			loadgen.FormatRatio(p.Ratio), 100*p.Confidence, loadgen.FormatRatio(p.Lo), loadgen.FormatRatio(p.Hi),
+			loadgen.FormatLatency(p.DeepMedianMs), loadgen.FormatLatency(p.BaseMedianMs))
+	}
 }
