@@ -131,17 +131,32 @@ the exact request that fetches that page (depth d carries the token returned
 by page d-1). It then runs one open-loop attack per depth (default depths 1,
 10, 100, 1000 and the last page) at --rate for --duration each, records
 latency from the intended send time in an HDR histogram (coordinated omission
-corrected) beside vegeta's own uncorrected figures, and judges the depth
-cost: the least-squares slope and the ratio p99(deepest)/p99(first page).
+corrected) beside the uncorrected latency of the same requests (a second HDR
+histogram, from the actual send), and judges the depth cost: the
+least-squares slope and the ratio p99(deepest)/p99(first page).
 
-Exit codes: 0 every threshold passed; 1 a threshold was breached or had no
-samples to judge; 2 bad flags or a setup error (discovery, seeding, harvest).
+--sizes 10000,100000 adds a store-size study: through the control API it
+seeds a list of its own (a fresh contextId; it never resets or touches other
+tasks) up to each size in turn, measures page 1 and a deep page at each size
+with the same warm-up, and fails unless page 1's median latency at the
+largest size over the smallest stays within --max-size-ratio (95% bootstrap
+interval). Without a control API the study is skipped, with its reason.
+
+On a terminal (or with -v) a live line every 2s shows each attack's elapsed
+time, results against the sends expected, errors and the p50 so far.
+
+Exit codes: 0 every threshold passed; 1 a threshold was breached, had no
+samples to judge, or was inconclusive; 2 bad flags or a setup error
+(discovery, seeding, harvest).
 
 See docs/load.md.`,
 		Example: `  pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token \
       --control-token ctl --seed 1000000 --rate 100 --duration 10s --out load-out --json load.json
   pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token --binding http \
       --depths 1,500,last --max-p99 50ms
+  # does page cost grow with the store? (needs the control API)
+  pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token --control-token ctl \
+      --depths 1,last --sizes 10000,100000 --max-size-ratio 1.5
   # one of three generators sharing 150/s:
   pagewalk load --target http://sut:8080 --principal alice=alice-token --rate 150/3s --out /results/gen-0`,
 		Args: cobra.NoArgs,
