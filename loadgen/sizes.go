@@ -283,10 +283,10 @@ func (s *Summary) AddSizes(r *SizesResult) {
 // writeSizesText renders the size study for the text table.
 func (r *SizesResult) writeSizesText(b *strings.Builder) {
 	if r.Skipped != "" {
-		fmt.Fprintf(b, "size study: SKIPPED: %s\n", r.Skipped)
+		fmt.Fprintf(b, "\nsize study: SKIPPED: %s\n", r.Skipped)
 		return
 	}
-	fmt.Fprintf(b, "size study: page 1 and page %d at each store size (tasks of context %s, seeded by pagewalk); latency from the intended send time\n\n", r.DeepDepth, r.ContextID)
+	fmt.Fprintf(b, "\nsize study: page 1 and page %d at each store size (tasks of context %s, seeded by pagewalk); latency from the intended send time\n\n", r.DeepDepth, r.ContextID)
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "tasks\tdepth\treqs\texpect\tdrop\terrs\tp50\tp90\tp99\tmax\tlag p99\t")
 	for _, l := range r.Levels {
@@ -315,6 +315,7 @@ func (r *SizesResult) writeSizesText(b *strings.Builder) {
 	if r.DeepPage != nil {
 		line(fmt.Sprintf("size cost, page %d (reported)", r.DeepDepth), r.DeepPage)
 	}
+	b.WriteString("\n")
 }
 
 // WriteSizesText writes just the size study's part of the text report.

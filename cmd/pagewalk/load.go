@@ -314,14 +314,14 @@ See docs/load.md.`,
 			}
 			seeded := 0
 			if seed > 0 {
-				progress.Logf("seeding %d tasks for %s through %s (batches of %d)", seed, pname, controlURL, loadgen.SeedBatch)
+				progress.Logf("seeding %s tasks for %s through %s (batches of %s)", loadgen.FormatCount(int64(seed)), pname, controlURL, loadgen.FormatCount(loadgen.SeedBatch))
 				seeded, err = loadgen.Seed(ctx, ctl, loadgen.SeedSpec{Count: seed, Owner: pname, Tenant: iface.Tenant,
 					ContextID: contextID, State: status}, progress)
 				if err != nil {
 					return usage("--seed: %v", err)
 				}
 				if seedOnly {
-					fmt.Fprintf(cmd.OutOrStdout(), "pagewalk load: seeded %d tasks for %s; --seed-only, so no load was run\n", seeded, pname)
+					fmt.Fprintf(cmd.OutOrStdout(), "pagewalk load: seeded %s tasks for %s; --seed-only, so no load was run\n", loadgen.FormatCount(int64(seeded)), pname)
 					return nil
 				}
 			}
