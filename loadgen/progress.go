@@ -262,8 +262,12 @@ func (a *AttackProgress) Line(now time.Time) string {
 		p50 = FormatLatency(nsToMs(c.hist.ValueAtQuantile(50)))
 	}
 	el := now.Sub(c.name.Start).Truncate(100 * time.Millisecond)
-	return fmt.Sprintf("%s: %s of %s, %s/%s results, %s errors, p50 so far %s", label, FormatSeconds(el.Seconds()),
-		FormatSeconds(c.name.Duration.Seconds()), FormatCount(c.received), FormatCount(expected), FormatCount(c.errors), p50)
+	when := fmt.Sprintf("%s of %s", FormatSeconds(el.Seconds()), FormatSeconds(c.name.Duration.Seconds()))
+	if el > c.name.Duration {
+		when = fmt.Sprintf("schedule over, waiting for replies (%s)", FormatSeconds(el.Seconds()))
+	}
+	return fmt.Sprintf("%s: %s, %s/%s results, %s errors, p50 so far %s", label, when,
+		FormatCount(c.received), FormatCount(expected), FormatCount(c.errors), p50)
 }
 
 // Stop ends the periodic lines. It is safe to call more than once.
