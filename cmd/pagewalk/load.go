@@ -37,13 +37,13 @@ func (t *thresholdFlags) register(f *pflag.FlagSet) {
 func (t *thresholdFlags) thresholds() (loadgen.Thresholds, error) {
 	switch {
 	case t.maxRatio < 0:
-		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: must be 0 (off) or positive, got %g", t.maxRatio)
+		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: must be 0 (off) or positive, got %s", loadgen.FormatNumber(t.maxRatio, 6))
 	case t.maxRatio > 0 && t.maxRatio < 1:
-		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: a ratio below 1 would demand deep pages be faster than the first, got %g", t.maxRatio)
+		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: a ratio below 1 would demand deep pages be faster than the first, got %s", loadgen.FormatNumber(t.maxRatio, 6))
 	case t.maxP99 < 0:
 		return loadgen.Thresholds{}, fmt.Errorf("--max-p99: must be 0 (off) or positive, got %s", t.maxP99)
 	case t.maxErrorRate > 1:
-		return loadgen.Thresholds{}, fmt.Errorf("--max-error-rate: a fraction from 0 to 1 (negative: off), got %g", t.maxErrorRate)
+		return loadgen.Thresholds{}, fmt.Errorf("--max-error-rate: a fraction from 0 to 1 (negative: off), got %s", loadgen.FormatNumber(t.maxErrorRate, 6))
 	}
 	return loadgen.Thresholds{MaxDepthRatio: t.maxRatio, MaxP99: t.maxP99, MaxErrorRate: t.maxErrorRate}, nil
 }
