@@ -89,7 +89,10 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	if !ok {
 		return fmt.Errorf("attack %q seq %d: URL %q has no #%s=N tag", res.Attack, res.Seq, res.URL, DepthFragment)
 	}
-	if d != n.Depth {
+	if !n.Covers(d) {
+		if n.Interleaved() {
+			return fmt.Errorf("attack %q seq %d: URL is tagged depth %d but the attack is for depths %v", res.Attack, res.Seq, d, n.Depths)
+		}
 		return fmt.Errorf("attack %q seq %d: URL is tagged depth %d but the attack is for depth %d", res.Attack, res.Seq, d, n.Depth)
 	}
 	if res.Seq > 1<<32 {
@@ -114,7 +117,7 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 		}
 		a.depths[d] = da
 	}
-	da.last = da.last || n.Last
+	da.last = da.last || n.LastAt(d)
 	da.attacks[res.Attack] = true
 	da.gens[n.Generator] = true
 	if da.firstStart.IsZero() || n.Start.Before(da.firstStart) {
@@ -166,6 +169,28 @@ func (a *Aggregator) Depths() []DepthStats {
 	out := make([]DepthStats, 0, len(keys))
 	for _, d := range keys {
 		out = append(out, a.depths[d].stats(a.attacks))
+	}
+	return out
+}
+
+// Samples returns the corrected latencies, in milliseconds, of depth's
+// successful requests, read back from its HDR histogram (each value at its
+// bucket's midpoint, within the histogram's 3 significant digits), in
+// ascending order; nil for a depth not seen. It serves CompareDepths.
+func (a *Aggregator) Samples(depth int) []float64 {
+	da := a.depths[depth]
+	if da == nil {
+		return nil
+	}
+	out := make([]float64, 0, da.corrected.TotalCount())
+	for _, bar := range da.corrected.Distribution() {
+		if bar.Count == 0 {
+			continue
+		}
+		v := nsToMs(bar.From + (bar.To-bar.From)/2)
+		for range bar.Count {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -231,8 +256,8 @@ func (da *depthAgg) stats(attacks map[string]*attackState) DepthStats {
 	var maxDur time.Duration
 	for _, name := range s.Attacks {
 		n := attacks[name].name
-		s.Expected += int64(n.Expected())
-		s.RatePerSecond += n.Rate.PerSecond()
+		s.Expected += int64(n.ExpectedAt(da.depth))
+		s.RatePerSecond += n.RateAt(da.depth)
 		maxDur = max(maxDur, n.Duration)
 	}
 	s.DurationSeconds = maxDur.Seconds()

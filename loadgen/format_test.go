@@ -53,7 +53,7 @@ func TestTextHasNoExponents(t *testing.T) {
 		Corrected: Latency{Samples: 12000, P50Ms: 4940, P90Ms: 28100, P99Ms: 29960, P999Ms: 30010, MaxMs: 1775907}}
 	s := &Summary{Source: "load", Target: "http://x", Binding: "jsonrpc", PageSize: 100, DurationSeconds: 1800,
 		Rate: RateInfo{Spec: "12345/1s", PerSecond: 12345}, Depths: []DepthStats{d1, d2}}
-	s.Evaluate(Thresholds{MaxDepthRatio: 1.5, MaxP99: 5 * time.Second, MaxErrorRate: 0.01})
+	s.Evaluate(Thresholds{MaxDepthRatio: 1.5, MaxP99: 5 * time.Second, MaxErrorRate: 0.01}, nil)
 	var b bytes.Buffer
 	if err := s.WriteText(&b); err != nil {
 		t.Fatal(err)

@@ -34,6 +34,11 @@ type Harvest struct {
 	// OutOfTime is true when the walk stopped because it took longer than
 	// the walk budget (WithMaxWalk).
 	OutOfTime bool
+	// Looped is true when page Deepest returned a nextPageToken that page
+	// LoopFirst had already issued: the list loops, so a walk would never
+	// end.
+	Looped    bool
+	LoopFirst int
 	// FirstPage and DeepestPage are how long the walk's first and deepest
 	// page took (request to reply), a first hint of the depth cost.
 	FirstPage, DeepestPage time.Duration
@@ -224,7 +229,7 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 			case a2aclient.StopMalformed:
 				return nil, fmt.Errorf("harvest: ListTasks page %d: malformed reply: %s", depth, page.Malformed)
 			case a2aclient.StopLoop:
-				return nil, fmt.Errorf("harvest: %w, so the walk would never end", stop)
+				// The page itself is good; the walk ends on it (below).
 			}
 		}
 		if page.TasksShape != "" {
@@ -260,6 +265,10 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 				hv.Complete = true
 			case a2aclient.StopPageCap:
 				hv.Capped = true
+			case a2aclient.StopLoop:
+				hv.Looped, hv.LoopFirst = true, stop.FirstIssued
+				hv.Warnings = append(hv.Warnings, fmt.Sprintf("page %d returned the same nextPageToken as page %d: the list loops, so the walk would never end; \"last\" is the deepest page harvested (page %d)",
+					depth, stop.FirstIssued, depth))
 			}
 			break
 		}
@@ -298,16 +307,34 @@ func (h *Harvester) Walk(ctx context.Context) (*Harvest, error) {
 	return hv, nil
 }
 
-// StoppedBy says why the walk ended: "last-page", "max-pages", "max-walk"
-// or "deepest-wanted".
+// Why a walk ended (Harvest.StoppedBy, HarvestInfo.StoppedBy).
+const (
+	// StoppedLastPage: a page returned nextPageToken "".
+	StoppedLastPage = "last-page"
+	// StoppedMaxPages: the walk reached its page cap (--max-pages).
+	StoppedMaxPages = "max-pages"
+	// StoppedMaxWalk: the walk ran out of its time budget (--max-walk).
+	StoppedMaxWalk = "max-walk"
+	// StoppedLoop: a page returned a nextPageToken an earlier page had
+	// issued.
+	StoppedLoop = "loop"
+	// StoppedDeepestWanted: --depths has no "last" and the walk reached
+	// the deepest depth wanted.
+	StoppedDeepestWanted = "deepest-wanted"
+)
+
+// StoppedBy says why the walk ended: StoppedLastPage, StoppedMaxPages,
+// StoppedMaxWalk, StoppedLoop or StoppedDeepestWanted.
 func (h *Harvest) StoppedBy() string {
 	switch {
 	case h.Complete:
-		return "last-page"
+		return StoppedLastPage
+	case h.Looped:
+		return StoppedLoop
 	case h.Capped:
-		return "max-pages"
+		return StoppedMaxPages
 	case h.OutOfTime:
-		return "max-walk"
+		return StoppedMaxWalk
 	}
-	return "deepest-wanted"
+	return StoppedDeepestWanted
 }

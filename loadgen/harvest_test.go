@@ -212,24 +212,44 @@ func TestHarvestErrors(t *testing.T) {
 			t.Fatalf("err %v", err)
 		}
 	})
-	t.Run("a token that repeats would loop forever", func(t *testing.T) {
-		f := newFake(t, 10)
-		f.repeatAt = 3
-		_, err := NewHarvester(f.client(a2aclient.HTTPJSON)).Walk(context.Background())
-		if err == nil || !strings.Contains(err.Error(), "page 3") {
-			t.Fatalf("err %v", err)
-		}
-	})
-	t.Run("a token cycle of period 3 is a loop", func(t *testing.T) {
-		f := newFake(t, 50)
-		f.cycleAt, f.cyclePeriod = 6, 3
-		_, err := NewHarvester(f.client(a2aclient.JSONRPC), WithDepths(DepthSpec{Depths: []int{1}, Last: true})).Walk(context.Background())
-		var stop *a2aclient.StopError
-		if !errors.As(err, &stop) || stop.Kind != a2aclient.StopLoop || stop.Page != 6 || stop.FirstIssued != 3 {
-			t.Fatalf("err %v, want a loop on page 6 back to page 3's token", err)
-		}
-		if _, requests, _, _ := f.stats(); requests != 6 {
-			t.Errorf("%d requests; the walk must stop on the page that closes the cycle", requests)
-		}
-	})
+}
+
+// TestHarvestStopsOnALoop: a nextPageToken that an earlier page issued
+// (period 1: the same token again; period 3: a cycle) ends the walk on the
+// page that closes the loop, which stands in for "last" without being
+// marked last, and says so; the tokens are remembered, so any period is
+// caught.
+func TestHarvestStopsOnALoop(t *testing.T) {
+	for _, c := range []struct {
+		name                     string
+		setup                    func(*fakeA2A)
+		binding                  a2aclient.Binding
+		deepest, first, requests int
+	}{
+		{"a token that repeats", func(f *fakeA2A) { f.repeatAt = 3 }, a2aclient.HTTPJSON, 3, 2, 3},
+		{"a token cycle of period 3", func(f *fakeA2A) { f.cycleAt, f.cyclePeriod = 6, 3 }, a2aclient.JSONRPC, 6, 3, 6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, 50)
+			c.setup(f)
+			hv, err := NewHarvester(f.client(c.binding), WithDepths(DepthSpec{Depths: []int{1}, Last: true})).Walk(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hv.Deepest != c.deepest || !hv.Looped || hv.LoopFirst != c.first || hv.Complete || hv.StoppedBy() != StoppedLoop {
+				t.Fatalf("deepest %d looped %v first %d complete %v stopped by %s; want a loop on page %d back to page %d's token",
+					hv.Deepest, hv.Looped, hv.LoopFirst, hv.Complete, hv.StoppedBy(), c.deepest, c.first)
+			}
+			if _, requests, _, _ := f.stats(); requests != c.requests {
+				t.Errorf("%d requests; the walk must stop on the page that closes the loop", requests)
+			}
+			buckets, _ := hv.Buckets(DepthSpec{Depths: []int{1}, Last: true})
+			if len(buckets) != 2 || buckets[1].Depth != c.deepest || buckets[1].Last {
+				t.Errorf("buckets %+v: want 1 and %d, not marked last", buckets, c.deepest)
+			}
+			if len(hv.Warnings) == 0 || !strings.Contains(hv.Warnings[len(hv.Warnings)-1], "loops") {
+				t.Errorf("warnings %q", hv.Warnings)
+			}
+		})
+	}
 }

@@ -177,35 +177,54 @@ func statusOf(rs []ThresholdResult, name string) string {
 	return "absent"
 }
 
+// synthSamples is a SampleSource for depthsWith: each depth's successful
+// samples, log-normal around its p50 (spread 10%), from a fixed seed.
+func synthSamples(depths []DepthStats) SampleSource {
+	m := fixedSamples{}
+	for _, d := range depths {
+		m[d.Depth] = latencies(uint64(d.Depth), int(d.Corrected.Samples), d.Corrected.P50Ms, 0.1, 0)
+	}
+	return m
+}
+
+type fixedSamples map[int][]float64
+
+func (f fixedSamples) Samples(depth int) []float64 { return f[depth] }
+
+// thresholdsOf evaluates t over depths and their synthetic samples.
+func thresholdsOf(depths []DepthStats, t Thresholds) []ThresholdResult {
+	return EvaluateThresholds(depths, DepthShiftOf(depths, synthSamples(depths), t.MaxDepthRatio), t)
+}
+
 func TestThresholds(t *testing.T) {
 	flat := depthsWith(map[int]float64{1: 2, 10: 2.1, 100: 2, 10000: 2.4}, nil)
 	steep := depthsWith(map[int]float64{1: 2, 10: 2.2, 100: 4, 10000: 30}, nil)
 	all := Thresholds{MaxDepthRatio: 1.5, MaxP99: 10 * time.Millisecond, MaxErrorRate: 0.01}
 
-	rs := EvaluateThresholds(flat, all)
+	rs := thresholdsOf(flat, all)
 	for _, n := range []string{"max-depth-ratio", "max-p99", "max-error-rate"} {
 		if statusOf(rs, n) != StatusPass {
 			t.Errorf("flat: %s = %s (%+v)", n, statusOf(rs, n), rs)
 		}
 	}
-	rs = EvaluateThresholds(steep, all)
+	rs = thresholdsOf(steep, all)
 	if statusOf(rs, "max-depth-ratio") != StatusFail || statusOf(rs, "max-p99") != StatusFail || statusOf(rs, "max-error-rate") != StatusPass {
 		t.Errorf("steep: %+v", rs)
 	}
 	for _, r := range rs {
-		if r.Name == "max-depth-ratio" && r.Observed != 15 {
-			t.Errorf("ratio observed %v, want 15", r.Observed)
+		if r.Name == "max-depth-ratio" && (math.Abs(r.Observed-15) > 1.5 || r.Low > r.Observed || r.High < r.Observed || r.Samples != 100) {
+			t.Errorf("median ratio observed %v [%v, %v] on %d samples, want about 15 on 100", r.Observed, r.Low, r.High, r.Samples)
 		}
 		if r.Name == "max-p99" && r.Observed != 30 {
 			t.Errorf("p99 observed %v, want 30", r.Observed)
 		}
 	}
 	// Disabled thresholds are not evaluated.
-	if rs := EvaluateThresholds(flat, Thresholds{MaxErrorRate: -1}); len(rs) != 0 {
+	if rs := thresholdsOf(flat, Thresholds{MaxErrorRate: -1}); len(rs) != 0 {
 		t.Errorf("disabled: %+v", rs)
 	}
 	errs := depthsWith(map[int]float64{1: 2, 10000: 2}, map[int]int64{10000: 90})
-	if statusOf(EvaluateThresholds(errs, all), "max-error-rate") != StatusFail {
+	if statusOf(thresholdsOf(errs, all), "max-error-rate") != StatusFail {
 		t.Error("10% errors passed a 1% limit")
 	}
 }
@@ -215,31 +234,78 @@ func TestThresholdsWithoutSamplesFail(t *testing.T) {
 	// The deepest depth got no successful sample (every request failed):
 	// the ratio must not fall back to another depth, and must not pass.
 	deepEmpty := depthsWith(map[int]float64{1: 2, 10: 2, 10000: 0}, map[int]int64{10000: 0})
-	rs := EvaluateThresholds(deepEmpty, all)
+	rs := thresholdsOf(deepEmpty, all)
 	if statusOf(rs, "max-depth-ratio") != StatusNoSamples || statusOf(rs, "max-p99") != StatusNoSamples {
 		t.Errorf("deep depth without samples: %+v", rs)
 	}
 	// One depth only: no ratio to judge.
-	if s := statusOf(EvaluateThresholds(depthsWith(map[int]float64{1: 2}, nil), all), "max-depth-ratio"); s != StatusNoSamples {
+	if s := statusOf(thresholdsOf(depthsWith(map[int]float64{1: 2}, nil), all), "max-depth-ratio"); s != StatusNoSamples {
 		t.Errorf("one depth: ratio %s", s)
 	}
 	// No requests at all at a depth.
 	none := []DepthStats{{Depth: 1}, {Depth: 5}}
-	for _, r := range EvaluateThresholds(none, all) {
+	for _, r := range thresholdsOf(none, all) {
 		if r.Status != StatusNoSamples {
 			t.Errorf("no requests: %s = %s", r.Name, r.Status)
 		}
 	}
 	// And a summary with no-samples thresholds, or nothing at all, fails.
 	s := &Summary{Depths: deepEmpty}
-	s.Evaluate(all)
-	if s.Passed() {
-		t.Error("summary with a no-samples threshold passed")
+	s.Evaluate(all, synthSamples(deepEmpty))
+	if s.Passed() || s.Verdict != VerdictFail {
+		t.Errorf("summary with a no-samples threshold: verdict %s", s.Verdict)
 	}
 	s = &Summary{}
-	s.Evaluate(Thresholds{MaxErrorRate: -1})
-	if s.Passed() {
-		t.Error("empty summary passed")
+	s.Evaluate(Thresholds{MaxErrorRate: -1}, nil)
+	if s.Passed() || s.Verdict != VerdictFail {
+		t.Errorf("empty summary: verdict %s", s.Verdict)
+	}
+}
+
+// TestVerdictInconclusive: too few samples, an interval across the limit,
+// or a walk that never reached the list's end make the verdict
+// inconclusive, never pass; a failure stays a failure.
+func TestVerdictInconclusive(t *testing.T) {
+	gate := Thresholds{MaxDepthRatio: 2, MaxErrorRate: 0.01}
+	flat := depthsWith(map[int]float64{1: 2, 10000: 2.2}, nil)
+
+	s := &Summary{Depths: flat}
+	s.Evaluate(gate, synthSamples(flat))
+	if s.Verdict != VerdictPass || s.DepthShift == nil || s.DepthShift.Base != 100 || s.DepthShift.DeepDepth != 10000 {
+		t.Fatalf("flat, 100 samples a depth: verdict %s shift %+v", s.Verdict, s.DepthShift)
+	}
+
+	few := depthsWith(map[int]float64{1: 2, 10000: 2.2}, map[int]int64{1: 40, 10000: 40})
+	s = &Summary{Depths: few, DurationSeconds: 2}
+	s.Evaluate(Thresholds{MaxDepthRatio: 2, MaxErrorRate: -1}, synthSamples(few))
+	if s.Verdict != VerdictInconclusive || statusOf(s.Thresholds, "max-depth-ratio") != StatusInconclusive || len(s.Inconclusive) != 1 ||
+		!strings.Contains(s.Inconclusive[0], "--duration") {
+		t.Errorf("40 samples a depth: verdict %s, inconclusive %q", s.Verdict, s.Inconclusive)
+	}
+
+	for _, stop := range []string{StoppedMaxPages, StoppedMaxWalk, StoppedLoop} {
+		s = &Summary{Depths: flat, Harvest: &HarvestInfo{Pages: 10000, StoppedBy: stop}}
+		s.Evaluate(gate, synthSamples(flat))
+		if s.Verdict != VerdictInconclusive || !strings.Contains(strings.Join(s.Inconclusive, ";"), "stopped at page 10000 ("+stop+")") {
+			t.Errorf("walk stopped by %s: verdict %s, inconclusive %q", stop, s.Verdict, s.Inconclusive)
+		}
+		// With the depth gate off too: an endless list never passes.
+		s.Evaluate(Thresholds{MaxErrorRate: -1}, synthSamples(flat))
+		if s.Verdict != VerdictInconclusive {
+			t.Errorf("walk stopped by %s, no gate: verdict %s", stop, s.Verdict)
+		}
+	}
+	s = &Summary{Depths: flat, Harvest: &HarvestInfo{Pages: 10000, StoppedBy: StoppedDeepestWanted}}
+	s.Evaluate(gate, synthSamples(flat))
+	if s.Verdict != VerdictPass {
+		t.Errorf("a walk that stopped at the deepest depth wanted: verdict %s", s.Verdict)
+	}
+
+	steep := depthsWith(map[int]float64{1: 2, 10000: 30}, nil)
+	s = &Summary{Depths: steep, Harvest: &HarvestInfo{Pages: 10000, StoppedBy: StoppedMaxWalk}}
+	s.Evaluate(gate, synthSamples(steep))
+	if s.Verdict != VerdictFail {
+		t.Errorf("steep with an unfinished walk: verdict %s, want fail", s.Verdict)
 	}
 }
 

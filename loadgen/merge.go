@@ -54,7 +54,7 @@ func MergeFiles(paths []string, t Thresholds, opts ...MergeOption) (*Summary, er
 	s.Source = "merge"
 	s.Files = append([]string(nil), paths...)
 	s.Target = strings.Join(s.Endpoints, " ")
-	s.Evaluate(t)
+	s.Evaluate(t, agg)
 	return s, nil
 }
 

@@ -49,12 +49,15 @@ func TestMergeAddsUpAndJudgesOnce(t *testing.T) {
 	dir := t.TempDir()
 	pa, pb, pc := filepath.Join(dir, "a.bin"), filepath.Join(dir, "b.bin"), filepath.Join(dir, "c.json")
 	writeResults(t, pa, gobEnc, generatorRun("gen-a", t0, 10, time.Millisecond, time.Millisecond)...)
-	writeResults(t, pb, gobEnc, generatorRun("gen-b", t0, 7, time.Millisecond, time.Millisecond)...)
-	// The third generator's deep page is slow: alone, neither a nor b
-	// breaches the ratio; merged, the deep p99 comes from c.
+	writeResults(t, pb, gobEnc, generatorRun("gen-b", t0, 7, time.Millisecond, 10*time.Millisecond)...)
+	// The second and third generators' deep page is slow: a alone does
+	// not breach the ratio; merged, 17 of the 27 deep samples are slow, and
+	// so is the median (27 samples leave its interval wide: at best the
+	// merged run is inconclusive, never a pass).
 	writeResults(t, pc, jsonEnc, generatorRun("gen-c", t0, 10, time.Millisecond, 10*time.Millisecond)...)
 
-	s, err := MergeFiles([]string{pa, pb, pc}, Thresholds{MaxDepthRatio: 2, MaxErrorRate: 0})
+	gate := Thresholds{MaxDepthRatio: 2, MaxErrorRate: 0, MinSamples: 5}
+	s, err := MergeFiles([]string{pa, pb, pc}, gate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +72,11 @@ func TestMergeAddsUpAndJudgesOnce(t *testing.T) {
 	if !s.Depths[1].Last || s.Depths[1].Label != "100 (last)" {
 		t.Errorf("last flag lost: %+v", s.Depths[1])
 	}
-	if s.DepthRatio == nil || s.DepthRatio.Value < 5 || s.Passed() {
-		t.Errorf("merged ratio %+v verdict %s: want the slow generator's tail to fail the merged run", s.DepthRatio, s.Verdict)
+	if s.DepthRatio == nil || s.DepthRatio.Value < 5 || s.DepthShift == nil || s.DepthShift.Ratio < 5 || s.DepthShift.Deep != 27 || s.Passed() {
+		t.Errorf("merged ratio %+v, shift %+v, verdict %s: want the slow generators to fail the merged run", s.DepthRatio, s.DepthShift, s.Verdict)
 	}
-	// Each file alone passes: the thresholds are judged on merged data.
-	alone, err := MergeFiles([]string{pa}, Thresholds{MaxDepthRatio: 2, MaxErrorRate: 0})
+	// The first file alone passes: the thresholds are judged on merged data.
+	alone, err := MergeFiles([]string{pa}, gate)
 	if err != nil || !alone.Passed() {
 		t.Errorf("a alone: %v %+v", err, alone)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,20 +21,33 @@ const AttackNamePrefix = "pagewalk/1"
 //
 //	pagewalk/1;gen=GEN;depth=N[;last=1];rate=FREQ/PER;dur=DURATION;start=UNIXNANOS;binding=B;pageSize=P[;filter=Q][;store=N]
 //
-// for example
+// for one depth (the sequential schedule), for example
 //
 //	pagewalk/1;gen=lg-0;depth=10000;last=1;rate=50/3s;dur=10s;start=1767225600123456789;binding=jsonrpc;pageSize=100
 //
-// Request seq (from 0) of that attack was intended to be sent at
+// and, for an attack that interleaves several depths (the interleaved
+// schedule), "depths=D1,D2,…;order=SEED" in place of "depth=N": the
+// request sequence visits every depth once per round, each round in the
+// order InterleavedOrder(SEED, round, len(depths)) gives, and last=1 marks
+// the deepest as the list's last page. Its rate is the whole attack's.
+//
+// Request seq (from 0) of an attack was intended to be sent at
 // start + (seq+1)·(PER/FREQ), which is vegeta's constant-pacer schedule.
 // Names are distinct per generator, depth and start, as vegeta's plot and
 // report tools need.
 type AttackName struct {
 	// Generator names the machine or process that ran the attack.
 	Generator string
-	// Depth is the page depth attacked (1 = the first page).
+	// Depth is the page depth attacked (1 = the first page); 0 for an
+	// interleaved attack.
 	Depth int
-	// Last is true when Depth was the last page of the list.
+	// Depths are the page depths an interleaved attack visits, shallowest
+	// first; nil for a one-depth attack.
+	Depths []int
+	// Order seeds an interleaved attack's shuffled rounds.
+	Order uint64
+	// Last is true when Depth (or the deepest of Depths) was the last page
+	// of the list.
 	Last bool
 	// Rate and Duration are the attack's open-loop schedule.
 	Rate     Rate
@@ -84,7 +98,16 @@ func DefaultGenerator() string {
 func (n AttackName) String() string {
 	var b strings.Builder
 	b.WriteString(AttackNamePrefix)
-	fmt.Fprintf(&b, ";gen=%s;depth=%d", n.Generator, n.Depth)
+	fmt.Fprintf(&b, ";gen=%s", n.Generator)
+	if n.Interleaved() {
+		ds := make([]string, len(n.Depths))
+		for i, d := range n.Depths {
+			ds[i] = strconv.Itoa(d)
+		}
+		fmt.Fprintf(&b, ";depths=%s;order=%d", strings.Join(ds, ","), n.Order)
+	} else {
+		fmt.Fprintf(&b, ";depth=%d", n.Depth)
+	}
 	if n.Last {
 		b.WriteString(";last=1")
 	}
@@ -122,6 +145,17 @@ func ParseAttackName(s string) (AttackName, error) {
 			if err == nil && n.Depth < 1 {
 				err = fmt.Errorf("must be at least 1")
 			}
+		case "depths":
+			for _, f := range strings.Split(v, ",") {
+				d, perr := strconv.Atoi(f)
+				if perr != nil || d < 1 || (len(n.Depths) > 0 && d <= n.Depths[len(n.Depths)-1]) {
+					err = fmt.Errorf("want increasing depths from 1, comma-separated, got %q", v)
+					break
+				}
+				n.Depths = append(n.Depths, d)
+			}
+		case "order":
+			n.Order, err = strconv.ParseUint(v, 10, 64)
 		case "last":
 			n.Last = v == "1"
 		case "rate":
@@ -147,12 +181,71 @@ func ParseAttackName(s string) (AttackName, error) {
 			return AttackName{}, fmt.Errorf("attack name %q: field %s: %v", s, k, err)
 		}
 	}
-	for _, k := range []string{"gen", "depth", "rate", "dur", "start"} {
+	for _, k := range []string{"gen", "rate", "dur", "start"} {
 		if !seen[k] {
 			return AttackName{}, fmt.Errorf("attack name %q: missing field %s", s, k)
 		}
 	}
+	switch {
+	case seen["depth"] == seen["depths"]:
+		return AttackName{}, fmt.Errorf("attack name %q: want exactly one of the fields depth and depths", s)
+	case seen["depths"] && !seen["order"]:
+		return AttackName{}, fmt.Errorf("attack name %q: missing field order (an interleaved attack's round order)", s)
+	}
 	return n, nil
+}
+
+// Interleaved reports whether the attack visits several depths.
+func (n AttackName) Interleaved() bool { return len(n.Depths) > 0 }
+
+// Covers reports whether the attack sent requests for page depth d.
+func (n AttackName) Covers(d int) bool {
+	if n.Interleaved() {
+		_, ok := slices.BinarySearch(n.Depths, d)
+		return ok
+	}
+	return d == n.Depth
+}
+
+// LastAt reports whether depth d was the list's last page in this attack.
+func (n AttackName) LastAt(d int) bool {
+	if n.Interleaved() {
+		return n.Last && d == n.Depths[len(n.Depths)-1]
+	}
+	return n.Last && d == n.Depth
+}
+
+// RateAt returns the intended rate per second at depth d: the attack's
+// rate, shared evenly among an interleaved attack's depths.
+func (n AttackName) RateAt(d int) float64 {
+	if !n.Covers(d) {
+		return 0
+	}
+	if n.Interleaved() {
+		return n.Rate.PerSecond() / float64(len(n.Depths))
+	}
+	return n.Rate.PerSecond()
+}
+
+// ExpectedAt returns how many requests the attack meant to send at depth d.
+// For an interleaved attack that is one per full round, plus one if d comes
+// early enough in the last, partial round.
+func (n AttackName) ExpectedAt(d int) int {
+	if !n.Covers(d) {
+		return 0
+	}
+	if !n.Interleaved() {
+		return n.Expected()
+	}
+	k := len(n.Depths)
+	total := n.Expected()
+	full, rem := total/k, total%k
+	for _, i := range InterleavedOrder(n.Order, uint64(full), k)[:rem] {
+		if n.Depths[i] == d {
+			return full + 1
+		}
+	}
+	return full
 }
 
 // Intended returns when request seq of the attack was meant to be sent.

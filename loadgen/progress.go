@@ -251,11 +251,16 @@ func (a *AttackProgress) Line(now time.Time) string {
 		}
 		c.printed = true
 	}
-	label := Bucket{Depth: c.name.Depth, Last: c.name.Last}.Label()
+	label := "depth " + Bucket{Depth: c.name.Depth, Last: c.name.Last}.Label()
+	if c.name.Interleaved() {
+		ds := make([]string, len(c.name.Depths))
+		for i, d := range c.name.Depths {
+			ds[i] = Bucket{Depth: d, Last: c.name.LastAt(d)}.Label()
+		}
+		label = "depths " + strings.Join(ds, ", ")
+	}
 	if c.name.Store > 0 {
-		label = FormatCount(int64(c.name.Store)) + " tasks, depth " + label
-	} else {
-		label = "depth " + label
+		label = FormatCount(int64(c.name.Store)) + " tasks, " + label
 	}
 	p50 := "-"
 	if c.hist.TotalCount() > 0 {

@@ -23,8 +23,9 @@ const (
 // DefaultRate is 50 requests per second.
 var DefaultRate = Rate{Freq: 50, Per: time.Second}
 
-// Runner runs one load test: it harvests tokens, runs one open-loop vegeta
-// attack per depth bucket (unbounded workers), and measures them.
+// Runner runs one load test: it harvests tokens, attacks the depth buckets
+// open loop with vegeta (unbounded workers) as its Schedule says (by
+// default one attack interleaving every depth), and measures them.
 type Runner struct {
 	h          *Harvester
 	rate       Rate
@@ -36,6 +37,7 @@ type Runner struct {
 	principal  string
 	filters    map[string]string
 	thresholds Thresholds
+	schedule   Schedule
 	progress   Progress
 	out        *Output
 	sink       func(*vegeta.Result) error
@@ -72,6 +74,10 @@ func WithGenerator(name string) Option { return func(x *Runner) { x.generator = 
 // WithThresholds sets the CI gates (default DefaultThresholds).
 func WithThresholds(t Thresholds) Option { return func(x *Runner) { x.thresholds = t } }
 
+// WithSchedule sets how the depth buckets are attacked (default
+// DefaultSchedule: interleaved).
+func WithSchedule(s Schedule) Option { return func(x *Runner) { x.schedule = s } }
+
 // WithProgress reports progress (default NoProgress).
 func WithProgress(p Progress) Option { return func(x *Runner) { x.progress = p } }
 
@@ -82,9 +88,10 @@ func WithOutput(o *Output) Option { return func(x *Runner) { x.out = o } }
 // dropped), in arrival order.
 func WithResultSink(f func(*vegeta.Result) error) Option { return func(x *Runner) { x.sink = f } }
 
-// WithStartAt aligns several generators: the attack on the i-th depth
-// bucket (warm-up included) begins at t + i·(warmup + duration + gap), by
-// the wall clock, so generators started together hit the same depth at
+// WithStartAt aligns several generators: the interleaved attack (warm-up
+// included) begins at t; under the sequential schedule, the attack on the
+// i-th depth bucket begins at t + i·(warmup + duration + gap). Times are by
+// the wall clock, so generators started together hit the same depths at
 // the same time. The first harvest must be over by t.
 func WithStartAt(t time.Time, gap time.Duration) Option {
 	return func(x *Runner) { x.startAt, x.phaseGap = t, gap }
@@ -107,7 +114,7 @@ func WithDescription(target, principal string, filters map[string]string, seeded
 // NewRunner returns a Runner that harvests with h.
 func NewRunner(h *Harvester, opts ...Option) *Runner {
 	r := &Runner{h: h, rate: DefaultRate, duration: DefaultDuration, timeout: DefaultTimeout,
-		thresholds: DefaultThresholds, progress: NoProgress}
+		thresholds: DefaultThresholds, schedule: DefaultSchedule, progress: NoProgress}
 	for _, o := range opts {
 		o(r)
 	}
@@ -152,6 +159,8 @@ func (r *Runner) Validate() error {
 		return fmt.Errorf("--generator: %q must be 1-100 characters from letters, digits and . _ : @ + -", r.generator)
 	case !r.startAt.IsZero() && r.phaseGap < 0:
 		return fmt.Errorf("--phase-gap: must be 0 or positive, got %s", r.phaseGap)
+	case r.schedule == nil:
+		return fmt.Errorf("--schedule: none given")
 	case r.rate.Expected(r.duration) < 1:
 		return fmt.Errorf("--rate %s for --duration %s sends no request at all", r.rate, r.duration)
 	}
@@ -161,17 +170,16 @@ func (r *Runner) Validate() error {
 	return nil
 }
 
-// Run harvests, attacks every depth bucket in turn (re-harvesting when
-// tokens would expire), and returns the evaluated summary. An error means
-// the run could not be carried out (setup, harvest, context); a breached
-// threshold is a Summary with Verdict fail, not an error.
+// Run harvests, attacks the depth buckets as the schedule says, and
+// returns the evaluated summary. An error means the run could not be
+// carried out (setup, harvest, context); a breached threshold is a Summary
+// with Verdict fail, not an error.
 func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
 	started := time.Now()
-	window := r.window()
-	hv, err := r.h.Fresh(ctx, window)
+	hv, err := r.h.Fresh(ctx, r.window())
 	if err != nil {
 		return nil, err
 	}
@@ -194,36 +202,13 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, fmt.Errorf("--start-at %s passed before this generator had harvested its tokens (%s after it began); choose a later time",
 			r.startAt.Format(time.RFC3339), time.Since(started).Round(time.Second))
 	}
-	for i, b := range buckets {
-		if !r.startAt.IsZero() {
-			at := r.startAt.Add(time.Duration(i) * (r.warmup + r.duration + r.phaseGap))
-			if err := sleepUntil(ctx, at); err != nil {
-				return nil, err
-			}
-			if late := time.Since(at); late > time.Second {
-				warnings = append(warnings, fmt.Sprintf("depth %d began %s after its scheduled start %s: the previous depth's replies drained late, so generators may not overlap",
-					b.Depth, late.Round(time.Millisecond), at.Format(time.RFC3339)))
-			}
-		}
-		hv, err = r.h.Fresh(ctx, window)
-		if err != nil {
-			return nil, err
-		}
-		tgt, ok := hv.Target(b.Depth)
-		if !ok {
-			return nil, fmt.Errorf("after walking again, the list no longer reaches depth %d (it has %d pages)", b.Depth, hv.Deepest)
-		}
-		if r.warmup > 0 {
-			r.progress.Logf("depth %s: warming up at %s for %s (not measured)", b.Label(), r.rate, r.warmup)
-			if err := r.Warmup(ctx, tgt); err != nil {
-				return nil, err
-			}
-		}
-		r.progress.Logf("depth %s: %s for %s", b.Label(), r.rate, r.duration)
-		if err := r.Attack(ctx, b, tgt, agg); err != nil {
-			return nil, err
-		}
-		if r.out != nil {
+	hv, more, err := r.schedule.run(ctx, r, hv, buckets, agg)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(warnings, more...)
+	if r.out != nil {
+		for _, b := range buckets {
 			if err := r.out.WriteHDRLog(agg, b.Depth); err != nil {
 				return nil, err
 			}
@@ -247,9 +232,10 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		FirstPageMillis: ms(hv.FirstPage), DeepestPageMillis: ms(hv.DeepestPage), StoppedBy: hv.StoppedBy()}
 	s.SkippedDepths = skipped
 	s.Warnings = append(warnings, s.Warnings...)
+	s.Schedule = r.schedule.Name()
 	s.Started = started
 	s.Finished = time.Now()
-	s.Evaluate(r.thresholds)
+	s.Evaluate(r.thresholds, agg)
 	return s, nil
 }
 
@@ -274,13 +260,18 @@ func (r *Runner) window() time.Duration { return r.warmup + r.duration + r.timeo
 // Warmup runs an unmeasured open-loop attack on tgt for the warm-up
 // duration and discards its results.
 func (r *Runner) Warmup(ctx context.Context, tgt vegeta.Target) error {
+	return r.warm(ctx, func(t *vegeta.Target) error { *t = tgt; return nil }, r.rate)
+}
+
+// warm runs an unmeasured open-loop attack at rate for the warm-up
+// duration and discards its results.
+func (r *Runner) warm(ctx context.Context, targeter vegeta.Targeter, rate Rate) error {
 	c := *r.client
 	c.Timeout = r.timeout
 	atk := vegeta.NewAttacker(vegeta.Client(&c), vegeta.MaxBody(0))
 	stop := context.AfterFunc(ctx, func() { atk.Stop() })
 	defer stop()
-	targeter := func(t *vegeta.Target) error { *t = tgt; return nil }
-	for range atk.Attack(targeter, r.rate.pacer(), r.warmup, "pagewalk-warmup") {
+	for range atk.Attack(targeter, rate.pacer(), r.warmup, "pagewalk-warmup") {
 	}
 	return ctx.Err()
 }
@@ -298,10 +289,20 @@ func (r *Runner) Attack(ctx context.Context, b Bucket, tgt vegeta.Target, agg *A
 }
 
 func (r *Runner) attack(ctx context.Context, b Bucket, targeter vegeta.Targeter, agg *Aggregator) error {
+	return r.attackNamed(ctx, r.attackName(b), targeter, agg)
+}
+
+// attackName is the name of an attack on bucket b at the runner's rate;
+// its Start is set when the attack begins.
+func (r *Runner) attackName(b Bucket) AttackName {
+	return AttackName{Generator: r.generator, Depth: b.Depth, Last: b.Last, Rate: r.rate, Duration: r.duration,
+		Binding: string(r.h.client.Iface.Binding), PageSize: r.h.PageSize(), Filters: r.h.Filters(), Store: r.storeSize()}
+}
+
+// attackNamed runs one open-loop attack named name (Start is set here)
+// and folds its results into agg.
+func (r *Runner) attackNamed(ctx context.Context, name AttackName, targeter vegeta.Targeter, agg *Aggregator) error {
 	binding := r.h.client.Iface.Binding
-	name := AttackName{Generator: r.generator, Depth: b.Depth, Last: b.Last, Rate: r.rate, Duration: r.duration,
-		Binding: string(binding), PageSize: r.h.PageSize()}
-	name.Filters, name.Store = r.h.Filters(), r.storeSize()
 	c := *r.client
 	c.Timeout = r.timeout
 	atk := vegeta.NewAttacker(vegeta.Client(&c), vegeta.MaxBody(-1))
@@ -309,7 +310,7 @@ func (r *Runner) attack(ctx context.Context, b Bucket, targeter vegeta.Targeter,
 	defer stop()
 	name.Start = time.Now()
 	var firstErr error
-	for res := range atk.Attack(targeter, r.rate.pacer(), r.duration, name.String()) {
+	for res := range atk.Attack(targeter, name.Rate.pacer(), name.Duration, name.String()) {
 		if res.Code == 0 && res.Error == vegeta.ErrNoTargets.Error() {
 			continue
 		}

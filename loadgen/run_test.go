@@ -24,8 +24,12 @@ import (
 // and that no fragment ever went on the wire. It asserts no counts that
 // depend on timing.
 func TestRunTagsEveryResultWithItsDepth(t *testing.T) {
-	for _, b := range []a2aclient.Binding{a2aclient.JSONRPC, a2aclient.HTTPJSON} {
-		t.Run(string(b), func(t *testing.T) {
+	for _, c := range []struct {
+		b     a2aclient.Binding
+		sched Schedule
+	}{{a2aclient.JSONRPC, Interleaved{Seed: 7}}, {a2aclient.HTTPJSON, Interleaved{Seed: 7}}, {a2aclient.JSONRPC, Sequential{}}} {
+		b := c.b
+		t.Run(string(b)+"/"+c.sched.Name(), func(t *testing.T) {
 			f := newFake(t, 12)
 			spec, _ := ParseDepths("1,3,last")
 			h := NewHarvester(f.client(b), WithDepths(spec), WithPageSize(4))
@@ -40,7 +44,7 @@ func TestRunTagsEveryResultWithItsDepth(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := NewRunner(h, WithRate(Rate{200, time.Second}), WithDuration(50*time.Millisecond), WithGenerator("test-gen"),
-				WithOutput(out), WithResultSink(func(res *vegeta.Result) error {
+				WithSchedule(c.sched), WithOutput(out), WithResultSink(func(res *vegeta.Result) error {
 					mu.Lock()
 					results = append(results, res)
 					mu.Unlock()
@@ -64,8 +68,8 @@ func TestRunTagsEveryResultWithItsDepth(t *testing.T) {
 					t.Fatalf("result %q %q: %v", res.URL, res.Attack, err)
 				}
 				served, _ := strconv.Atoi(res.Headers.Get("X-Served-Depth"))
-				if d != n.Depth || d != served {
-					t.Errorf("URL tag %d, attack depth %d, server served depth %d", d, n.Depth, served)
+				if !n.Covers(d) || d != served || n.Interleaved() != (c.sched.Name() == ScheduleInterleaved) {
+					t.Errorf("URL tag %d, attack %q, server served depth %d", d, res.Attack, served)
 				}
 				if n.Generator != "test-gen" || n.Binding != string(b) || n.PageSize != 4 {
 					t.Errorf("attack name %+v", n)
@@ -91,6 +95,16 @@ func TestRunTagsEveryResultWithItsDepth(t *testing.T) {
 			}
 			if total != int64(len(results)) || s.Harvest == nil || s.Harvest.Pages != 12 || !s.Harvest.LastPageReached {
 				t.Errorf("summary: %d requests for %d results; harvest %+v", total, len(results), s.Harvest)
+			}
+			// Each depth is expected its share of the schedule: 10 sends
+			// (200/s for 50 ms) per depth either way.
+			for _, d := range s.Depths {
+				if d.Expected != 10 || d.RatePerSecond != 200 {
+					t.Errorf("depth %d: expected %d at %v/s, want 10 at 200/s", d.Depth, d.Expected, d.RatePerSecond)
+				}
+			}
+			if s.Schedule != c.sched.Name() {
+				t.Errorf("summary schedule %q", s.Schedule)
 			}
 			// Files: results.bin merges back to the same counts; one HDR log per depth.
 			m, err := MergeFiles([]string{filepath.Join(dir, ResultsFile)}, DefaultThresholds)

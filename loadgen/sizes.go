@@ -203,7 +203,13 @@ func (st *SizeStudy) Run(ctx context.Context) (*SizesResult, error) {
 			if err != nil {
 				return err
 			}
-			got[name.Depth] = append(got[name.Depth], ms(r.End().Sub(name.Intended(r.Seq))))
+			// The depth comes from the URL tag: an interleaved attack
+			// visits several depths under one name.
+			d, ok := DepthOf(r.URL)
+			if !ok {
+				return fmt.Errorf("result of attack %q has no #%s=N tag", r.Attack, DepthFragment)
+			}
+			got[d] = append(got[d], ms(r.End().Sub(name.Intended(r.Seq))))
 			return nil
 		}
 		p.Logf("size study: %s tasks: page 1 and page %d", FormatCount(int64(have)), deep)
@@ -235,7 +241,7 @@ func (st *SizeStudy) Run(ctx context.Context) (*SizesResult, error) {
 }
 
 // SizeThreshold judges the study's page-1 comparison against its maximum:
-// pass, fail, inconclusive (which fails) or no-samples (which fails). It
+// pass, fail, inconclusive (never a pass) or no-samples (which fails). It
 // returns false when the study was skipped or not judged (MaxRatio 0).
 func (r *SizesResult) SizeThreshold() (ThresholdResult, bool) {
 	if r == nil || r.Skipped != "" || r.PageOne == nil || r.PageOne.Max <= 0 {
@@ -255,27 +261,34 @@ func (r *SizesResult) SizeThreshold() (ThresholdResult, bool) {
 	case s.Verdict == ShiftFail:
 		t.Status = StatusFail
 	default:
-		t.Status = ShiftInconclusive
+		t.Status = StatusInconclusive
+		t.Advice = s.Advice
 	}
 	t.Detail = fmt.Sprintf("median page 1 at %s tasks %s / at %s tasks %s = %s, %.0f%% interval %s–%s",
 		FormatCount(int64(large)), FormatLatency(s.DeepMedianMs), FormatCount(int64(small)), FormatLatency(s.BaseMedianMs),
 		FormatRatio(s.Ratio), 100*s.Confidence, FormatRatio(s.Lo), FormatRatio(s.Hi))
-	if s.Advice != "" {
-		t.Detail += "; " + s.Advice
-	}
 	return t, true
 }
 
-// AddSizes records a size study in the summary: its result, its threshold
-// (after the depth study's) and, when that threshold does not pass, a
-// failing verdict. A skipped study is recorded with its reason and judges
-// nothing.
+// AddSizes records a size study in the summary: its result and its
+// threshold (after the depth study's), which combines with the verdict as
+// the other thresholds do: fail or no-samples makes it fail; inconclusive
+// makes a passing verdict inconclusive, with the advice. A skipped study is
+// recorded with its reason and judges nothing.
 func (s *Summary) AddSizes(r *SizesResult) {
 	s.Sizes = r
-	if t, ok := r.SizeThreshold(); ok {
-		s.Thresholds = append(s.Thresholds, t)
-		if t.Status != StatusPass {
-			s.Verdict = VerdictFail
+	t, ok := r.SizeThreshold()
+	if !ok {
+		return
+	}
+	s.Thresholds = append(s.Thresholds, t)
+	switch t.Status {
+	case StatusFail, StatusNoSamples:
+		s.Verdict = VerdictFail
+	case StatusInconclusive:
+		s.Inconclusive = append(s.Inconclusive, t.Name+": "+t.Advice)
+		if s.Verdict == VerdictPass {
+			s.Verdict = VerdictInconclusive
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 func TestParseSizes(t *testing.T) {
@@ -43,7 +45,7 @@ func TestSizeThresholdJudgesTheShift(t *testing.T) {
 	}{
 		{"flat", spread(2, 300), spread(2.05, 300), StatusPass},
 		{"grows", spread(2, 300), spread(20, 300), StatusFail},
-		{"too few samples", spread(2, 20), spread(20, 20), ShiftInconclusive},
+		{"too few samples", spread(2, 20), spread(20, 20), StatusInconclusive},
 		{"no samples at the large size", spread(2, 300), nil, StatusNoSamples},
 	}
 	for _, c := range cases {
@@ -55,8 +57,12 @@ func TestSizeThresholdJudgesTheShift(t *testing.T) {
 		}
 		s := &Summary{Verdict: VerdictPass}
 		s.AddSizes(r)
-		if (s.Verdict == VerdictPass) != (c.want == StatusPass) {
-			t.Errorf("%s: verdict %s with threshold %s", c.name, s.Verdict, th.Status)
+		want := map[string]string{StatusPass: VerdictPass, StatusFail: VerdictFail, StatusNoSamples: VerdictFail, StatusInconclusive: VerdictInconclusive}[c.want]
+		if s.Verdict != want {
+			t.Errorf("%s: verdict %s with threshold %s, want %s", c.name, s.Verdict, th.Status, want)
+		}
+		if c.want == StatusInconclusive && (th.Advice == "" || len(s.Inconclusive) != 1) {
+			t.Errorf("%s: no advice: %+v %q", c.name, th, s.Inconclusive)
 		}
 	}
 	// Not judged: MaxRatio 0, or skipped.
@@ -156,5 +162,18 @@ func TestUncorrectedNeverExceedsCorrected(t *testing.T) {
 	}
 	if u.MaxMs >= 30000 {
 		t.Errorf("an error's latency leaked into the uncorrected figures: %v", u.MaxMs)
+	}
+}
+
+// TestAttackProgressLineInterleaved: an interleaved attack names all its
+// depths.
+func TestAttackProgressLineInterleaved(t *testing.T) {
+	ap := NewAttackProgress(NoProgress, time.Hour)
+	defer ap.Stop()
+	n := AttackName{Generator: "g", Depths: []int{1, 100}, Order: 7, Last: true, Rate: Rate{10, time.Second}, Duration: time.Second,
+		Start: t0, Binding: "jsonrpc", PageSize: 100}
+	_ = ap.Sink(&vegeta.Result{Attack: n.String(), Seq: 0, Code: 200, Timestamp: n.Intended(0), Latency: time.Millisecond, URL: TagURL("http://x/jsonrpc", 1)})
+	if l := ap.Line(t0.Add(500 * time.Millisecond)); !strings.Contains(l, "depths 1, 100 (last)") || !strings.Contains(l, "1/10 results") {
+		t.Errorf("line %q", l)
 	}
 }

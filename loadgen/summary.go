@@ -54,17 +54,27 @@ type Summary struct {
 	// with samples.
 	Slope *Slope `json:"slope"`
 	// DepthRatio is p99(deepest)/p99(first), corrected; nil when either
-	// depth has no samples.
+	// depth has no samples. Reported only: it decides nothing.
 	DepthRatio *DepthRatio `json:"depthRatio"`
 	// Sizes is the store-size study (pagewalk load --sizes), if asked for.
 	Sizes *SizesResult `json:"sizes,omitempty"`
+	// DepthShift is the depth cost the max-depth-ratio threshold judges:
+	// median(deepest)/median(first) with its confidence interval (and the
+	// p90 ratio beside it); nil when either depth has no samples.
+	DepthShift *DepthShift `json:"depthShift"`
+	// Schedule is how the depths were attacked: "interleaved" or
+	// "sequential" (load only).
+	Schedule string `json:"schedule,omitempty"`
 	// Thresholds holds every threshold evaluated, in a fixed order.
 	Thresholds []ThresholdResult `json:"thresholds"`
-	// Verdict is "pass" or "fail".
-	Verdict  string    `json:"verdict"`
-	Warnings []string  `json:"warnings,omitempty"`
-	Started  time.Time `json:"started"`
-	Finished time.Time `json:"finished"`
+	// Verdict is "pass", "fail" or "inconclusive".
+	Verdict string `json:"verdict"`
+	// Inconclusive says, for each reason the data could not show a pass,
+	// why and what would settle it.
+	Inconclusive []string  `json:"inconclusive,omitempty"`
+	Warnings     []string  `json:"warnings,omitempty"`
+	Started      time.Time `json:"started"`
+	Finished     time.Time `json:"finished"`
 }
 
 // RateInfo is an open-loop rate.
@@ -90,7 +100,8 @@ type HarvestInfo struct {
 	FirstPageMillis   float64 `json:"firstPageMillis"`
 	DeepestPageMillis float64 `json:"deepestPageMillis"`
 	// StoppedBy says why the walk ended: "last-page", "max-pages",
-	// "max-walk" or "deepest-wanted" (no "last" in --depths).
+	// "max-walk", "loop" (a nextPageToken came back that an earlier page
+	// had issued) or "deepest-wanted" (no "last" in --depths).
 	StoppedBy string `json:"stoppedBy"`
 }
 
@@ -187,6 +198,16 @@ type DepthRatio struct {
 	DeepP99Ms  float64 `json:"deepP99Ms"`
 }
 
+// DepthShift is CompareDepths' comparison of the shallowest depth (the
+// base) with the deepest; its JSON members are the Shift's and these.
+type DepthShift struct {
+	BaseDepth int `json:"baseDepth"`
+	DeepDepth int `json:"deepDepth"`
+	// DeepIsLast is true when the deepest depth is the list's last page.
+	DeepIsLast bool `json:"deepIsLast"`
+	Shift
+}
+
 // ThresholdResult is one threshold's evaluation.
 type ThresholdResult struct {
 	// Name is "max-depth-ratio", "max-p99" or "max-error-rate".
@@ -194,12 +215,19 @@ type ThresholdResult struct {
 	// Limit and Observed are in the threshold's Unit.
 	Limit    float64 `json:"limit"`
 	Observed float64 `json:"observed"`
-	Unit     string  `json:"unit"`
+	// Low and High bound Observed (max-depth-ratio: its confidence
+	// interval); absent for the other thresholds.
+	Low  float64 `json:"low,omitempty"`
+	High float64 `json:"high,omitempty"`
+	Unit string  `json:"unit"`
 	// Samples is the number of samples the observation rests on.
 	Samples int64 `json:"samples"`
-	// Status is "pass", "fail" (breached) or "no-samples" (which fails).
+	// Status is "pass", "fail" (breached), "no-samples" (which fails) or
+	// "inconclusive" (max-depth-ratio only: the data could not decide).
 	Status string `json:"status"`
 	Detail string `json:"detail"`
+	// Advice says, for an inconclusive status, what would settle it.
+	Advice string `json:"advice,omitempty"`
 }
 
 // Passed reports whether the verdict is pass.

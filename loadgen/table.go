@@ -18,11 +18,14 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if len(s.Generators) > 0 {
 		fmt.Fprintf(&b, ", %d generator(s)", len(s.Generators))
 	}
+	if s.Schedule != "" {
+		fmt.Fprintf(&b, ", depths %s", s.Schedule)
+	}
 	b.WriteString("\n")
 	if h := s.Harvest; h != nil {
 		last := "last page reached"
 		if !h.LastPageReached {
-			last = "last page NOT reached: stopped by " + h.StoppedBy
+			last = fmt.Sprintf("last page NOT reached: stopped at page %d (%s)", h.Pages, h.StoppedBy)
 		}
 		fmt.Fprintf(&b, "harvest: %s pages walked in %s (%s), %d walk(s), token TTL %s; walk latency page 1 %s, page %s %s\n",
 			FormatCount(int64(h.Pages)), fmtMs(h.WalkMillis), last, h.Walks, fmtSeconds(h.TokenTTL), fmtMs(h.FirstPageMillis), FormatCount(int64(h.Pages)), fmtMs(h.DeepestPageMillis))
@@ -55,10 +58,16 @@ func (s *Summary) WriteText(w io.Writer) error {
 	} else {
 		b.WriteString("depth-cost slope: n/a (needs successful samples at two depths or more)\n")
 	}
-	if r := s.DepthRatio; r != nil {
-		fmt.Fprintf(&b, "depth ratio p99(depth %d)/p99(depth %d) = %s/%s = %s\n", r.DeepDepth, r.FirstDepth, fmtMs(r.DeepP99Ms), fmtMs(r.FirstP99Ms), FormatRatio(r.Value))
+	if d := s.DepthShift; d != nil {
+		sh := d.Shift
+		fmt.Fprintf(&b, "depth cost median(depth %d)/median(depth %d) = %s/%s = %s, %.0f%% interval %s–%s (%s and %s samples); p90 ratio %s (%s–%s)\n",
+			d.DeepDepth, d.BaseDepth, fmtMs(sh.DeepMedianMs), fmtMs(sh.BaseMedianMs), FormatRatio(sh.Ratio), 100*sh.Confidence, FormatRatio(sh.Lo), FormatRatio(sh.Hi),
+			FormatCount(int64(sh.Base)), FormatCount(int64(sh.Deep)), FormatRatio(sh.P90Ratio), FormatRatio(sh.P90Lo), FormatRatio(sh.P90Hi))
 	} else {
-		b.WriteString("depth ratio: n/a\n")
+		b.WriteString("depth cost: n/a (needs successful samples at the first and the deepest depth)\n")
+	}
+	if r := s.DepthRatio; r != nil {
+		fmt.Fprintf(&b, "tail ratio p99(depth %d)/p99(depth %d) = %s/%s = %s (reported only: a tail ratio decides nothing)\n", r.DeepDepth, r.FirstDepth, fmtMs(r.DeepP99Ms), fmtMs(r.FirstP99Ms), FormatRatio(r.Value))
 	}
 	if len(s.SkippedDepths) > 0 {
 		fmt.Fprintf(&b, "skipped depths (beyond the list): %v\n", s.SkippedDepths)
@@ -70,10 +79,14 @@ func (s *Summary) WriteText(w io.Writer) error {
 		s.Sizes.writeSizesText(&b)
 	}
 	for _, t := range s.Thresholds {
-		fmt.Fprintf(&b, "threshold %-15s %-10s limit %s, observed %s (%s samples): %s\n", t.Name, strings.ToUpper(t.Status),
+		fmt.Fprintf(&b, "threshold %-15s %-12s limit %s, observed %s (%s samples): %s\n", t.Name, strings.ToUpper(t.Status),
 			fmtThreshold(t, t.Limit), fmtThreshold(t, t.Observed), FormatCount(t.Samples), t.Detail)
 	}
-	fmt.Fprintf(&b, "verdict: %s\n", strings.ToUpper(s.Verdict))
+	if s.Verdict == VerdictInconclusive {
+		fmt.Fprintf(&b, "verdict: INCONCLUSIVE: %s\n", strings.Join(s.Inconclusive, "; "))
+	} else {
+		fmt.Fprintf(&b, "verdict: %s\n", strings.ToUpper(s.Verdict))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -11,6 +12,11 @@ const (
 	VerdictPass = "pass"
 	// VerdictFail is the verdict when a threshold failed or had no samples.
 	VerdictFail = "fail"
+	// VerdictInconclusive is the verdict when nothing failed but the data
+	// could not show a pass: the depth cost's interval straddles its limit,
+	// a depth has too few samples, or the walk never reached the list's
+	// end. It never counts as a pass.
+	VerdictInconclusive = "inconclusive"
 
 	// StatusPass is a threshold that held.
 	StatusPass = "pass"
@@ -18,14 +24,22 @@ const (
 	StatusFail = "fail"
 	// StatusNoSamples is a threshold with nothing to judge; it fails.
 	StatusNoSamples = "no-samples"
+	// StatusInconclusive is a threshold whose data could not decide it
+	// (max-depth-ratio only); it makes the verdict inconclusive.
+	StatusInconclusive = "inconclusive"
 )
 
 // Thresholds are the CI gates. A threshold that is enabled but has no
 // samples to judge fails (the k6#4283 lesson): a gate that saw nothing
 // must not pass.
 type Thresholds struct {
-	// MaxDepthRatio bounds p99(deepest)/p99(first) (corrected); 0 disables.
+	// MaxDepthRatio bounds median(deepest)/median(first) (corrected), judged
+	// by CompareDepths with its confidence interval; 0 disables.
 	MaxDepthRatio float64
+	// MinSamples is the fewest successful samples per depth the depth
+	// ratio is judged on (0: DefaultShiftMinSamples); with fewer it is
+	// inconclusive.
+	MinSamples int
 	// MaxP99 bounds every depth's corrected p99; 0 disables.
 	MaxP99 time.Duration
 	// MaxErrorRate bounds every depth's errors/requests; negative disables.
@@ -83,13 +97,30 @@ func leastSquares(x, y []float64) (float64, bool) {
 }
 
 // RatioOf returns p99(deepest)/p99(shallowest) over the depths given
-// (corrected). It returns nil when there are fewer than two depths or
-// either end has no samples: it never falls back to another depth.
+// (corrected), a figure reported beside the depth shift that decides
+// nothing. It returns nil when there are fewer than two depths or either
+// end has no samples: it never falls back to another depth.
 func RatioOf(depths []DepthStats) *DepthRatio {
 	if len(depths) < 2 {
 		return nil
 	}
-	first, deep := depths[0], depths[len(depths)-1]
+	first, deep := ends(depths)
+	if first.Depth == deep.Depth || first.Corrected.Samples == 0 || deep.Corrected.Samples == 0 || first.Corrected.P99Ms <= 0 {
+		return nil
+	}
+	return &DepthRatio{Value: deep.Corrected.P99Ms / first.Corrected.P99Ms, FirstDepth: first.Depth, DeepDepth: deep.Depth,
+		FirstP99Ms: first.Corrected.P99Ms, DeepP99Ms: deep.Corrected.P99Ms}
+}
+
+// SampleSource gives the corrected latencies, in milliseconds, of one
+// depth's successful requests (an *Aggregator is one).
+type SampleSource interface {
+	Samples(depth int) []float64
+}
+
+// ends returns the shallowest and the deepest of depths (len ≥ 1).
+func ends(depths []DepthStats) (first, deep DepthStats) {
+	first, deep = depths[0], depths[len(depths)-1]
 	for _, d := range depths {
 		if d.Depth < first.Depth {
 			first = d
@@ -98,54 +129,93 @@ func RatioOf(depths []DepthStats) *DepthRatio {
 			deep = d
 		}
 	}
-	if first.Depth == deep.Depth || first.Corrected.Samples == 0 || deep.Corrected.Samples == 0 || first.Corrected.P99Ms <= 0 {
-		return nil
-	}
-	return &DepthRatio{Value: deep.Corrected.P99Ms / first.Corrected.P99Ms, FirstDepth: first.Depth, DeepDepth: deep.Depth,
-		FirstP99Ms: first.Corrected.P99Ms, DeepP99Ms: deep.Corrected.P99Ms}
+	return first, deep
 }
 
-// Evaluate fills s.Slope, s.DepthRatio, s.Thresholds and s.Verdict from
-// s.Depths. The verdict is fail when any threshold fails or has no
-// samples, or when there are no results at all.
-func (s *Summary) Evaluate(t Thresholds) {
+// DepthShiftOf compares the corrected latency of the shallowest and the
+// deepest depth with CompareDepths, judged against maxRatio (0: reported,
+// not judged). It returns nil with fewer than two depths, when either end
+// has no successful sample (it never falls back to another depth), or
+// without a sample source.
+func DepthShiftOf(depths []DepthStats, src SampleSource, maxRatio float64, opts ...ShiftOption) *DepthShift {
+	if len(depths) < 2 || src == nil {
+		return nil
+	}
+	first, deep := ends(depths)
+	if first.Depth == deep.Depth || first.Corrected.Samples == 0 || deep.Corrected.Samples == 0 {
+		return nil
+	}
+	return &DepthShift{BaseDepth: first.Depth, DeepDepth: deep.Depth, DeepIsLast: deep.Last,
+		Shift: CompareDepths(src.Samples(first.Depth), src.Samples(deep.Depth), maxRatio, opts...)}
+}
+
+// Evaluate fills s.Slope, s.DepthRatio, s.DepthShift, s.Thresholds,
+// s.Inconclusive and s.Verdict from s.Depths and the samples of src (nil:
+// the depth ratio has nothing to judge). The verdict is fail when any
+// threshold fails or has no samples, or when there are no results at all;
+// else inconclusive when the depth ratio is, or when the walk stopped
+// before the list's last page; else pass.
+func (s *Summary) Evaluate(t Thresholds, src SampleSource) {
 	s.Slope = SlopeOf(s.Depths)
 	s.DepthRatio = RatioOf(s.Depths)
-	s.Thresholds = EvaluateThresholds(s.Depths, t)
+	opts := []ShiftOption{WithMinSamples(cmp.Or(t.MinSamples, DefaultShiftMinSamples))}
+	if s.DurationSeconds > 0 {
+		opts = append(opts, WithDurationAdvice(time.Duration(s.DurationSeconds*float64(time.Second))))
+	}
+	s.DepthShift = DepthShiftOf(s.Depths, src, t.MaxDepthRatio, opts...)
+	s.Thresholds = EvaluateThresholds(s.Depths, s.DepthShift, t)
+	s.Inconclusive = nil
 	s.Verdict = VerdictPass
 	if len(s.Depths) == 0 {
 		s.Verdict = VerdictFail
 		s.Warnings = append(s.Warnings, "no results at all: nothing was measured")
 	}
 	for _, r := range s.Thresholds {
-		if r.Status != StatusPass {
+		if r.Status == StatusInconclusive {
+			s.Inconclusive = append(s.Inconclusive, r.Name+": "+r.Advice)
+		}
+	}
+	if h := s.Harvest; h != nil && !h.LastPageReached && h.StoppedBy != StoppedDeepestWanted {
+		s.Inconclusive = append(s.Inconclusive, fmt.Sprintf("the walk stopped at page %d (%s) without reaching nextPageToken \"\": page %d is not the list's last page, so the depth cost at the list's end is unknown",
+			h.Pages, h.StoppedBy, h.Pages))
+	}
+	if len(s.Inconclusive) > 0 && s.Verdict == VerdictPass {
+		s.Verdict = VerdictInconclusive
+	}
+	for _, r := range s.Thresholds {
+		if r.Status == StatusFail || r.Status == StatusNoSamples {
 			s.Verdict = VerdictFail
 		}
 	}
 }
 
-// EvaluateThresholds judges every enabled threshold against the depths.
-func EvaluateThresholds(depths []DepthStats, t Thresholds) []ThresholdResult {
+// EvaluateThresholds judges every enabled threshold against the depths;
+// shift is the depth comparison of DepthShiftOf (nil when it had nothing to
+// compare).
+func EvaluateThresholds(depths []DepthStats, shift *DepthShift, t Thresholds) []ThresholdResult {
 	var out []ThresholdResult
 	if t.MaxDepthRatio > 0 {
 		r := ThresholdResult{Name: "max-depth-ratio", Limit: t.MaxDepthRatio, Unit: "ratio"}
-		ratio := RatioOf(depths)
 		switch {
 		case len(depths) < 2:
 			r.Status = StatusNoSamples
 			r.Detail = fmt.Sprintf("needs results at two depths or more, have %d", len(depths))
-		case ratio == nil:
+		case shift == nil:
 			r.Status = StatusNoSamples
-			first, deep := depths[0], depths[len(depths)-1]
-			r.Detail = fmt.Sprintf("p99 needs successful samples at depth %d (has %d) and depth %d (has %d)",
+			first, deep := ends(depths)
+			r.Detail = fmt.Sprintf("the median ratio needs successful samples at depth %d (has %d) and depth %d (has %d)",
 				first.Depth, first.Corrected.Samples, deep.Depth, deep.Corrected.Samples)
 			r.Samples = min(first.Corrected.Samples, deep.Corrected.Samples)
 		default:
-			r.Observed = ratio.Value
-			r.Samples = min(depths[0].Corrected.Samples, depths[len(depths)-1].Corrected.Samples)
-			r.Status = pick(ratio.Value <= t.MaxDepthRatio)
-			r.Detail = fmt.Sprintf("p99(depth %d) %s / p99(depth %d) %s = %.2f", ratio.DeepDepth, fmtMs(ratio.DeepP99Ms),
-				ratio.FirstDepth, fmtMs(ratio.FirstP99Ms), ratio.Value)
+			sh := shift.Shift
+			r.Observed = sh.Ratio
+			r.Low, r.High = sh.Lo, sh.Hi
+			r.Samples = int64(min(sh.Base, sh.Deep))
+			r.Status = sh.Verdict
+			r.Detail = fmt.Sprintf("median(depth %d) %s / median(depth %d) %s = %.2f, %.0f%% interval %.2f–%.2f; %d samples at depth %d, %d at depth %d",
+				shift.DeepDepth, fmtMs(sh.DeepMedianMs), shift.BaseDepth, fmtMs(sh.BaseMedianMs), sh.Ratio, 100*sh.Confidence, sh.Lo, sh.Hi,
+				sh.Base, shift.BaseDepth, sh.Deep, shift.DeepDepth)
+			r.Advice = sh.Advice
 		}
 		out = append(out, r)
 	}

@@ -27,8 +27,21 @@ type demoOptions struct {
 	verbose            bool
 }
 
+// demoDepths are the depths the demo's load attacks: with the default
+// 30,000 tasks, pageSize 100, the last page is page 300.
+const demoDepths = "1,10,100,last"
+
+// defaultDemoOptions are the demo's defaults. The load step is sized so
+// that an offset-paging server's depth cost shows plainly (page 300 scans
+// 30,000 rows) while the walk and the attack take seconds, and so that the
+// attack leaves the server mostly idle: a saturated server queues every
+// request alike, which hides a depth cost behind the queue.
+func defaultDemoOptions() demoOptions {
+	return demoOptions{out: "demo-report", rate: "10", profile: string(scenarios.ProfileHardened), seedTasks: 30_000, duration: 10 * time.Second}
+}
+
 func demoCmd() *cobra.Command {
-	o := demoOptions{out: "demo-report", rate: "50", profile: string(scenarios.ProfileHardened), seedTasks: 100_000, duration: 3 * time.Second}
+	o := defaultDemoOptions()
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Start the reference server, check it, load it and write the report",
@@ -130,8 +143,7 @@ func demoMain(ctx context.Context, o demoOptions, w, stderr io.Writer) error {
 // is on main, call it here and drop the argv and the load.json read-back.
 func demoLoad(ctx context.Context, w, stderr io.Writer, url string, o demoOptions) (*loadgen.Summary, error) {
 	lc := loadCmd()
-	lc.SetArgs([]string{"--target", url, "--principal", "alice=alice-token", "--control-token", "ctl", "--seed", strconv.Itoa(o.seedTasks),
-		"--rate", o.rate, "--duration", o.duration.String(), "--json", filepath.Join(o.out, "load.json"), "--out", filepath.Join(o.out, "load")})
+	lc.SetArgs(append(demoLoadArgs(url, o), "--json", filepath.Join(o.out, "load.json"), "--out", filepath.Join(o.out, "load")))
 	lc.SetOut(w)
 	lc.SetErr(stderr)
 	lc.SilenceUsage, lc.SilenceErrors = true, true
@@ -147,6 +159,14 @@ func demoLoad(ctx context.Context, w, stderr io.Writer, url string, o demoOption
 		return nil, rerr
 	}
 	return s, err
+}
+
+// demoLoadArgs is the demo's pagewalk load command line against url, less
+// its outputs: alice's list seeded with o.seedTasks tasks, the depths
+// demoDepths, the default (interleaved) schedule and thresholds.
+func demoLoadArgs(url string, o demoOptions) []string {
+	return []string{"--target", url, "--principal", "alice=alice-token", "--control-token", "ctl", "--seed", strconv.Itoa(o.seedTasks),
+		"--depths", demoDepths, "--rate", o.rate, "--duration", o.duration.String()}
 }
 
 // isVerdict reports whether err is a failing verdict (exit 1) rather than

@@ -22,16 +22,18 @@ import (
 
 // thresholdFlags are the CI gates shared by load and report merge.
 type thresholdFlags struct {
-	maxRatio     float64
-	maxP99       time.Duration
-	maxErrorRate float64
+	maxRatio         float64
+	maxP99           time.Duration
+	maxErrorRate     float64
+	failInconclusive bool
 }
 
 func (t *thresholdFlags) register(f *pflag.FlagSet) {
 	d := loadgen.DefaultThresholds
-	f.Float64Var(&t.maxRatio, "max-depth-ratio", d.MaxDepthRatio, "fail when p99(deepest depth)/p99(first depth), coordinated-omission corrected, exceeds this (0: off)")
+	f.Float64Var(&t.maxRatio, "max-depth-ratio", d.MaxDepthRatio, "fail when median(deepest depth)/median(first depth), coordinated-omission corrected, is above this with 95% confidence; pass when it is below; inconclusive in between (0: off)")
 	f.DurationVar(&t.maxP99, "max-p99", 0, "fail when any depth's corrected p99 exceeds this duration, e.g. 50ms (0: off)")
 	f.Float64Var(&t.maxErrorRate, "max-error-rate", d.MaxErrorRate, "fail when any depth's errors/requests exceeds this fraction (negative: off)")
+	f.BoolVar(&t.failInconclusive, "fail-inconclusive", false, "exit 1 on an inconclusive verdict too (too few samples, an interval across --max-depth-ratio, or a walk that never reached the last page); by default it exits 0, never saying PASS")
 }
 
 func (t *thresholdFlags) thresholds() (loadgen.Thresholds, error) {
@@ -63,10 +65,17 @@ func flagErr(err error) error {
 	return &exitError{code: 2, err: err}
 }
 
-// verdictExit turns a failing summary into exit code 1.
-func verdictExit(s *loadgen.Summary) error {
+// verdictExit turns a failing summary into exit code 1, and an
+// inconclusive one too when failInconclusive is set.
+func verdictExit(s *loadgen.Summary, failInconclusive bool) error {
 	if s.Passed() {
 		return nil
+	}
+	if s.Verdict == loadgen.VerdictInconclusive {
+		if !failInconclusive {
+			return nil
+		}
+		return &exitError{code: 1, err: fmt.Errorf("verdict INCONCLUSIVE (--fail-inconclusive): %s", strings.Join(s.Inconclusive, "; "))}
 	}
 	var why []string
 	for _, t := range s.Thresholds {
@@ -98,7 +107,7 @@ func writeSummaryJSON(path string, s *loadgen.Summary, stdout io.Writer) error {
 
 // finishSummary prints the summary table, writes the JSON summary if asked
 // (after the table, for "-"), and turns the verdict into the exit status.
-func finishSummary(stdout io.Writer, s *loadgen.Summary, jsonPath string) error {
+func finishSummary(stdout io.Writer, s *loadgen.Summary, jsonPath string, failInconclusive bool) error {
 	if err := s.WriteText(stdout); err != nil {
 		return err
 	}
@@ -107,14 +116,15 @@ func finishSummary(stdout io.Writer, s *loadgen.Summary, jsonPath string) error 
 			return err
 		}
 	}
-	return verdictExit(s)
+	return verdictExit(s, failInconclusive)
 }
 
 func loadCmd() *cobra.Command {
 	var (
 		target, bindingName, principal, controlURL, controlToken string
 		contextID, status, rateSpec, depthSpec, jsonPath, outDir string
-		generator, progressMode, startAt, sizesSpec              string
+		generator, progressMode, startAt, scheduleName           string
+		sizesSpec                                                string
 		seed, pageSize, historyLength, maxPages                  int
 		tokenTTL, duration, timeout, warmup, maxWalk, phaseGap   time.Duration
 		seedOnly, verbose                                        bool
@@ -128,26 +138,39 @@ func loadCmd() *cobra.Command {
 
 load walks the target's list as one principal and keeps, for each page depth,
 the exact request that fetches that page (depth d carries the token returned
-by page d-1). It then runs one open-loop attack per depth (default depths 1,
-10, 100, 1000 and the last page) at --rate for --duration each, records
-latency from the intended send time in an HDR histogram (coordinated omission
-corrected) beside the uncorrected latency of the same requests (a second HDR
-histogram, from the actual send), and judges the depth cost: the
-least-squares slope and the ratio p99(deepest)/p99(first page).
+by page d-1). It then attacks the depths (default 1, 10, 100, 1000 and the
+last page) open loop at --rate each for --duration: by default in one attack
+that visits every depth once per round, in a shuffled order (--schedule
+interleaved), so that every depth sees the same warm-up and the same noise.
+It records latency from the intended send time in an HDR histogram
+(coordinated omission corrected) beside the uncorrected latency of the same
+requests (a second HDR histogram, from the actual send), and judges the
+depth cost: the ratio median(deepest)/median(first page) with a
+95% confidence interval, against --max-depth-ratio. p99s and the p99 ratio
+are reported and decide nothing unless --max-p99 is given.
+
+Verdicts: PASS (the whole interval is at or below --max-depth-ratio and every
+other threshold held); FAIL (the whole interval is above it, or a threshold
+was breached or had no samples); INCONCLUSIVE (the interval straddles the
+limit, a depth has fewer than 100 samples, or the walk stopped before the
+list's last page), with advice such as "raise --duration to about 30s".
+Every verdict states the samples per depth it rests on.
 
 --sizes 10000,100000 adds a store-size study: through the control API it
 seeds a list of its own (a fresh contextId; it never resets or touches other
 tasks) up to each size in turn, measures page 1 and a deep page at each size
-with the same warm-up, and fails unless page 1's median latency at the
-largest size over the smallest stays within --max-size-ratio (95% bootstrap
-interval). Without a control API the study is skipped, with its reason.
+with the same warm-up, and judges page 1's median latency at the largest
+size over the smallest (95% interval) against --max-size-ratio, with the
+same PASS / FAIL / INCONCLUSIVE rules. Without a control API the study is
+skipped, with its reason.
 
-On a terminal (or with -v) a live line every 2s shows each attack's elapsed
+On a terminal (or with -v) a live line every 2s shows the attack's elapsed
 time, results against the sends expected, errors and the p50 so far.
 
-Exit codes: 0 every threshold passed; 1 a threshold was breached, had no
-samples to judge, or was inconclusive; 2 bad flags or a setup error
-(discovery, seeding, harvest).
+Exit codes: 0 pass, or inconclusive without --fail-inconclusive; 1 a
+threshold was breached or had no samples to judge, or inconclusive with
+--fail-inconclusive; 2 bad flags or a setup error (discovery, seeding,
+harvest).
 
 See docs/load.md.`,
 		Example: `  pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token \
@@ -188,6 +211,10 @@ See docs/load.md.`,
 			depths, err := loadgen.ParseDepths(depthSpec)
 			if err != nil {
 				return usage("--depths: %v", err)
+			}
+			schedule, err := loadgen.ParseSchedule(scheduleName)
+			if err != nil {
+				return usage("--schedule: %v", err)
 			}
 			thresholds, err := th.thresholds()
 			if err != nil {
@@ -342,7 +369,7 @@ See docs/load.md.`,
 			}
 			h := loadgen.NewHarvester(client, hopts...)
 			ropts := []loadgen.Option{loadgen.WithRate(rate), loadgen.WithDuration(duration), loadgen.WithWarmup(warmup), loadgen.WithTimeout(timeout),
-				loadgen.WithThresholds(thresholds), loadgen.WithProgress(progress), loadgen.WithGenerator(generator),
+				loadgen.WithThresholds(thresholds), loadgen.WithSchedule(schedule), loadgen.WithProgress(progress), loadgen.WithGenerator(generator),
 				loadgen.WithDescription(target, pname, filters, seeded, "pagewalk "+version)}
 			if liveSink != nil {
 				ropts = append(ropts, loadgen.WithResultSink(liveSink))
@@ -389,7 +416,7 @@ See docs/load.md.`,
 					return usage("--out: %v", err)
 				}
 			}
-			return finishSummary(cmd.OutOrStdout(), s, jsonPath)
+			return finishSummary(cmd.OutOrStdout(), s, jsonPath, th.failInconclusive)
 		},
 	}
 	f := cmd.Flags()
@@ -407,16 +434,17 @@ See docs/load.md.`,
 	f.IntVar(&maxPages, "max-pages", loadgen.DefaultMaxPages, "stop harvesting after this many pages (the deepest then stands in for the last page)")
 	f.DurationVar(&maxWalk, "max-walk", 5*time.Minute, "stop harvesting after walking this long (the deepest page then stands in for the last; 0: no bound)")
 	f.DurationVar(&tokenTTL, "token-ttl", 0, "page-token lifetime; tokens are harvested again before they expire (0: ask the control API, else 10m)")
-	f.StringVar(&rateSpec, "rate", "50", "open-loop request rate per depth: N per second, or N/DURATION (150/3s is a third of 150/s)")
-	f.DurationVar(&duration, "duration", loadgen.DefaultDuration, "attack duration per depth")
-	f.DurationVar(&warmup, "warmup", time.Second, "unmeasured warm-up per depth, at --rate, just before the measured attack (0: none)")
+	f.StringVar(&rateSpec, "rate", "50", "open-loop request rate per depth: N per second, or N/DURATION (150/3s is a third of 150/s); interleaved, the attack runs at this times the number of depths")
+	f.DurationVar(&duration, "duration", loadgen.DefaultDuration, "measured attack duration (interleaved: of the one attack over every depth; sequential: per depth)")
+	f.DurationVar(&warmup, "warmup", time.Second, "unmeasured warm-up at --rate just before the measured attack (sequential: per depth; 0: none)")
+	f.StringVar(&scheduleName, "schedule", loadgen.DefaultSchedule.Name(), "interleaved: one attack visiting every depth in shuffled rounds, so all depths share warm-up and noise; sequential: one attack per depth, one after another")
 	f.StringVar(&depthSpec, "depths", loadgen.DefaultDepths.String(), "page depths to attack, comma-separated; \"last\" is the list's last page; depths beyond the list are skipped")
 	f.DurationVar(&timeout, "timeout", loadgen.DefaultTimeout, "per-request timeout")
 	f.StringVar(&jsonPath, "json", "", "write the JSON summary to this file (- for stdout, after the table)")
 	f.StringVar(&outDir, "out", "", "write results.bin (vegeta gob results), depth-N.hlog (HDR logs) and summary.json into this directory")
 	f.StringVar(&generator, "generator", "", "this generator's name in attack names (default HOSTNAME-PID); must differ between generators")
-	f.StringVar(&startAt, "start-at", "", "RFC 3339 time at which to begin the first depth's attack, so generators line up; depth i begins at start-at + i×(warmup+duration+phase-gap)")
-	f.DurationVar(&phaseGap, "phase-gap", 5*time.Second, "with --start-at, the pause between one depth's attack and the next, for replies to drain")
+	f.StringVar(&startAt, "start-at", "", "RFC 3339 time at which to begin the attack, so generators line up (sequential: depth i begins at start-at + i×(warmup+duration+phase-gap))")
+	f.DurationVar(&phaseGap, "phase-gap", 5*time.Second, "sequential with --start-at: the pause between one depth's attack and the next, for replies to drain")
 	f.StringVar(&progressMode, "progress", "auto", "progress on stderr: auto (a bar on a terminal, lines otherwise), bar, lines or none")
 	f.StringVar(&sizesSpec, "sizes", "", "also measure page cost against store size: seed a list of its own up to each of these sizes in turn (e.g. 10000,100000; needs the control API) and compare page 1's latency at the smallest and largest")
 	f.Float64Var(&maxSizeRatio, "max-size-ratio", loadgen.DefaultMaxSizeRatio, "with --sizes, fail unless the median ratio of page 1 at the largest size over the smallest is at most this with 95% confidence (0: report only)")

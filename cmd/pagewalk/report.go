@@ -69,7 +69,7 @@ input or flags.`,
 				return usage("merge: %v", err)
 			}
 			s.Tool = "pagewalk " + version
-			return finishSummary(cmd.OutOrStdout(), s, jsonPath)
+			return finishSummary(cmd.OutOrStdout(), s, jsonPath, th.failInconclusive)
 		},
 	}
 	f := cmd.Flags()
