@@ -34,7 +34,9 @@ type chartLine struct {
 
 // chartOf describes the corrected p50, p90 and p99 of every depth, and the
 // thresholds that are latencies: --max-p99, and the depth-ratio limit as
-// the latency it allows (the first depth's p99 times the ratio).
+// the latency it allows (the first depth's median times the ratio, which
+// the deepest depth's median must stay under; summaries from before the
+// median gate: the first depth's p99 times the ratio).
 func chartOf(l *loadgen.Summary) chartSpec {
 	var c chartSpec
 	var all []float64
@@ -58,6 +60,11 @@ func chartOf(l *loadgen.Summary) chartSpec {
 		switch {
 		case t.Name == "max-p99" && t.Limit > 0:
 			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("max-p99 %s ms", fmtMs(t.Limit)), Value: t.Limit})
+		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthShift != nil && l.DepthShift.BaseMedianMs > 0:
+			// The gate is the median ratio: the line is the median the
+			// deepest depth may reach.
+			v := l.DepthShift.BaseMedianMs * t.Limit
+			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p50 of depth %d × %s = %s ms", l.DepthShift.BaseDepth, loadgen.FormatRatio(t.Limit), fmtMs(v)), Value: v})
 		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthRatio != nil && l.DepthRatio.FirstP99Ms > 0:
 			v := l.DepthRatio.FirstP99Ms * t.Limit
 			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p99 of depth %d × %s = %s ms", l.DepthRatio.FirstDepth, loadgen.FormatRatio(t.Limit), fmtMs(v)), Value: v})

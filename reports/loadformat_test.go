@@ -55,3 +55,22 @@ func TestLoadRenderingIsHuman(t *testing.T) {
 		}
 	}
 }
+
+// TestChartDrawsTheMedianGate: with a median-ratio depth gate, the chart's
+// depth-limit line is the first depth's median times the limit.
+func TestChartDrawsTheMedianGate(t *testing.T) {
+	l := &loadgen.Summary{Depths: []loadgen.DepthStats{
+		{Depth: 1, Label: "1", Corrected: loadgen.Latency{Samples: 100, P50Ms: 2, P90Ms: 3, P99Ms: 9}},
+		{Depth: 100, Label: "100", Corrected: loadgen.Latency{Samples: 100, P50Ms: 2.2, P90Ms: 3, P99Ms: 10}},
+	},
+		DepthShift: &loadgen.DepthShift{BaseDepth: 1, DeepDepth: 100, Shift: loadgen.Shift{BaseMedianMs: 2, DeepMedianMs: 2.2}},
+		DepthRatio: &loadgen.DepthRatio{Value: 10.0 / 9, FirstDepth: 1, DeepDepth: 100, FirstP99Ms: 9, DeepP99Ms: 10},
+		Thresholds: []loadgen.ThresholdResult{{Name: "max-depth-ratio", Limit: 1.5, Unit: "ratio", Status: "pass"}}}
+	c := chartOf(l)
+	if len(c.Lines) != 1 || c.Lines[0].Value != 3 || !strings.Contains(c.Lines[0].Label, "p50 of depth 1 × 1.50 = 3 ms") {
+		t.Errorf("lines %+v", c.Lines)
+	}
+	if c.LogMin > 2 || c.LogMax < 10 {
+		t.Errorf("log axis %v–%v does not hold the figures", c.LogMin, c.LogMax)
+	}
+}
