@@ -19,6 +19,8 @@ func TestLoadRenderingIsHuman(t *testing.T) {
 			{Depth: 2222, Label: "2222", Requests: 12000, Corrected: loadgen.Latency{Samples: 12000, P50Ms: 4940, P90Ms: 28100, P99Ms: 29960, MaxMs: 1775907}},
 		},
 		DepthRatio: &loadgen.DepthRatio{Value: 4161.1, FirstDepth: 1, DeepDepth: 2222, FirstP99Ms: 7.2, DeepP99Ms: 29960},
+		DepthShift: &loadgen.DepthShift{BaseDepth: 1, DeepDepth: 2222, Shift: loadgen.Shift{Ratio: 2470, Lo: 2100, Hi: 2900, Confidence: 0.95,
+			BaseMedianMs: 2, DeepMedianMs: 4940, Base: 12000, Deep: 12000}},
 		Slope:      &loadgen.Slope{P50UsPer1000Pages: 1775907.8, P99UsPer1000Pages: 15158635.1},
 		Thresholds: []loadgen.ThresholdResult{
 			{Name: "max-depth-ratio", Limit: 1.5, Observed: 4161.1, Unit: "ratio", Samples: 12000, Status: "fail"},
@@ -39,7 +41,7 @@ func TestLoadRenderingIsHuman(t *testing.T) {
 		if strings.Contains(out, "e+0") || strings.Contains(out, "e+1") {
 			t.Errorf("%s has e-notation:\n%s", name, out)
 		}
-		for _, want := range []string{"4,940", "12,345/s", "4,161.10", "100,000", "Size study", "1.78 s per 1,000 pages"} {
+		for _, want := range []string{"4,940", "12,345/s", "4,161.10", "100,000", "Size study", "1.78 s per 1,000 pages", "Depth cost: median(depth 2222) / median(depth 1) = ", "2,470.00", "2,100.00"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q", name, want)
 			}
@@ -49,7 +51,7 @@ func TestLoadRenderingIsHuman(t *testing.T) {
 	if testing.Verbose() {
 		t.Log(h)
 	}
-	for _, want := range []string{"log scale", `class="threshold"`, "max-p99 50 ms", "depth limit: p99 of depth 1 × 1.50"} {
+	for _, want := range []string{"log scale", `class="threshold"`, "max-p99 50 ms", "depth limit: p50 of depth 1 × 1.50"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("html chart lacks %q", want)
 		}

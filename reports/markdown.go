@@ -181,8 +181,13 @@ func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 			m(d.Corrected.P50Ms), m(d.Corrected.P90Ms), m(d.Corrected.P99Ms), m(d.Corrected.P999Ms), m(d.Corrected.MaxMs), m(uncorrectedP99(d)), loadgen.FormatNumber(d.ThroughputPerSecond, 1))
 	}
 	s.WriteString("\n")
+	if d := l.DepthShift; d != nil && d.Base > 0 && d.Deep > 0 {
+		fmt.Fprintf(s, "Depth cost: median(depth %d) / median(depth %d) = **%s** (%.0f%% interval %s–%s; %s / %s; %s and %s samples). ",
+			d.DeepDepth, d.BaseDepth, loadgen.FormatRatio(d.Ratio), 100*d.Confidence, loadgen.FormatRatio(d.Lo), loadgen.FormatRatio(d.Hi),
+			loadgen.FormatLatency(d.DeepMedianMs), loadgen.FormatLatency(d.BaseMedianMs), loadgen.FormatCount(int64(d.Base)), loadgen.FormatCount(int64(d.Deep)))
+	}
 	if r := l.DepthRatio; r != nil {
-		fmt.Fprintf(s, "Depth cost: p99(depth %d) / p99(depth %d) = **%s** (%s / %s)", r.DeepDepth, r.FirstDepth, loadgen.FormatRatio(r.Value), loadgen.FormatLatency(r.DeepP99Ms), loadgen.FormatLatency(r.FirstP99Ms))
+		fmt.Fprintf(s, "Tail ratio (reported only): p99(depth %d) / p99(depth %d) = %s (%s / %s)", r.DeepDepth, r.FirstDepth, loadgen.FormatRatio(r.Value), loadgen.FormatLatency(r.DeepP99Ms), loadgen.FormatLatency(r.FirstP99Ms))
 	}
 	if sl := l.Slope; sl != nil {
 		fmt.Fprintf(s, "; slope %s (p50) and %s (p99)", loadgen.FormatSlope(sl.P50UsPer1000Pages), loadgen.FormatSlope(sl.P99UsPer1000Pages))
