@@ -21,7 +21,7 @@ func TestLoadRenderingIsHuman(t *testing.T) {
 		DepthRatio: &loadgen.DepthRatio{Value: 4161.1, FirstDepth: 1, DeepDepth: 2222, FirstP99Ms: 7.2, DeepP99Ms: 29960},
 		DepthShift: &loadgen.DepthShift{BaseDepth: 1, DeepDepth: 2222, Shift: loadgen.Shift{Ratio: 2470, Lo: 2100, Hi: 2900, Confidence: 0.95,
 			BaseMedianMs: 2, DeepMedianMs: 4940, Base: 12000, Deep: 12000}},
-		Slope:      &loadgen.Slope{P50UsPer1000Pages: 1775907.8, P99UsPer1000Pages: 15158635.1},
+		Slope: &loadgen.Slope{P50UsPer1000Pages: 1775907.8, P99UsPer1000Pages: 15158635.1},
 		Thresholds: []loadgen.ThresholdResult{
 			{Name: "max-depth-ratio", Limit: 1.5, Observed: 4161.1, Unit: "ratio", Samples: 12000, Status: "fail"},
 			{Name: "max-p99", Limit: 50, Observed: 29960, Unit: "ms", Samples: 24000, Status: "fail"},
