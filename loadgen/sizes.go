@@ -84,6 +84,9 @@ type SizeStudy struct {
 	// depth and size.
 	Rate                      Rate
 	Duration, Warmup, Timeout time.Duration
+	// Schedule attacks page 1 and the deep page at each size (nil:
+	// DefaultSchedule).
+	Schedule Schedule
 	// TokenTTL is the page-token lifetime (DefaultTokenTTL if 0).
 	TokenTTL time.Duration
 	// MaxRatio is the largest acceptable median ratio of page 1 at the
@@ -216,6 +219,9 @@ func (st *SizeStudy) Run(ctx context.Context) (*SizesResult, error) {
 		r := NewRunner(h, WithRate(st.Rate), WithDuration(st.Duration), WithWarmup(st.Warmup), WithTimeout(st.Timeout),
 			WithGenerator(st.Generator), WithThresholds(Thresholds{MaxErrorRate: -1}), WithProgress(p), WithStoreSize(have),
 			WithResultSink(ChainSinks(collect, st.Sink)), WithHTTPClient(hc))
+		if st.Schedule != nil {
+			WithSchedule(st.Schedule)(r)
+		}
 		s, err := r.Run(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("--sizes: measuring at %d tasks: %w", have, err)

@@ -399,7 +399,7 @@ See docs/load.md.`,
 			if sizes != nil {
 				sr, err := runSizes(ctx, sizeRun{sizes: sizes, ctl: ctl, controlURL: controlURL, client: client, owner: pname, tenant: iface.Tenant,
 					pageSize: pageSize, historyLength: historyLength, rate: rate, duration: duration, warmup: warmup, timeout: timeout, ttl: ttl,
-					maxRatio: maxSizeRatio, generator: generator, progress: progress, sink: liveSink})
+					maxRatio: maxSizeRatio, generator: generator, progress: progress, sink: liveSink, schedule: schedule})
 				if err != nil {
 					if errors.Is(err, context.Canceled) {
 						return usage("interrupted; no results written")
@@ -466,6 +466,7 @@ type sizeRun struct {
 	maxRatio                       float64
 	progress                       loadgen.Progress
 	sink                           func(*vegeta.Result) error
+	schedule                       loadgen.Schedule
 }
 
 // runSizes runs the --sizes study, or, without a control API to seed
@@ -481,6 +482,6 @@ func runSizes(ctx context.Context, r sizeRun) (*loadgen.SizesResult, error) {
 	}
 	st := &loadgen.SizeStudy{Sizes: r.sizes, Control: r.ctl, Client: r.client, Owner: r.owner, Tenant: r.tenant,
 		PageSize: r.pageSize, HistoryLength: r.historyLength, Rate: r.rate, Duration: r.duration, Warmup: r.warmup, Timeout: r.timeout,
-		TokenTTL: r.ttl, MaxRatio: r.maxRatio, Generator: r.generator, Progress: r.progress, Sink: r.sink}
+		TokenTTL: r.ttl, MaxRatio: r.maxRatio, Generator: r.generator, Progress: r.progress, Sink: r.sink, Schedule: r.schedule}
 	return st.Run(ctx)
 }
