@@ -1,6 +1,8 @@
 # pagewalk: conformance harness and load tester for A2A 1.0 ListTasks.
 #   make demo   start the reference server, check it, load it, write the report
 #   make test   run every test (unit, container suite, kill matrix, load)
+#   make load-stability   the demo's load 20 times each against the clean
+#               reference and its offset-cursor mutant, CPU burning beside it
 
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -18,7 +20,7 @@ export GINKGO_NO_COLOR := TRUE
 # share one build cache.
 export CGO_ENABLED := 0
 
-.PHONY: build test demo image image-pagewalk bench golden clean
+.PHONY: build test demo load-stability image image-pagewalk bench golden clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)' -o $(BIN) ./cmd/pagewalk
@@ -52,6 +54,12 @@ test:
 
 demo: build
 	$(BIN) demo --out demo-report
+
+# load-stability counts the load verdicts of the demo's load step, 20 runs
+# against the clean in-process reference and 20 against --fault
+# offset-cursor, while two goroutines burn CPU (docs/load.md, "Stability").
+load-stability:
+	PAGEWALK_LOAD_STABILITY=1 $(GO) test -count=1 -timeout 40m -run '^TestLoadStability$$' -v ./cmd/pagewalk
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./reference/...

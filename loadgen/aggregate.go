@@ -49,6 +49,8 @@ type depthAgg struct {
 	// uncorrected holds, for the same successful requests and with the
 	// same estimator, the latency from the actual send.
 	uncorrected *hdr.Histogram
+	early       *hdr.Histogram // corrected, requests in the first third of their attack's schedule
+	lateH       *hdr.Histogram // corrected, the last third
 	lag         *hdr.Histogram
 	intervals   map[int64]*hdr.Histogram
 	metrics     vegeta.Metrics
@@ -111,6 +113,7 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	da := a.depths[d]
 	if da == nil {
 		da = &depthAgg{depth: d, corrected: hdr.New(hdrLowest, hdrHighest, hdrDigits), uncorrected: hdr.New(hdrLowest, hdrHighest, hdrDigits), lag: hdr.New(hdrLowest, hdrHighest, hdrDigits),
+			early: hdr.New(hdrLowest, hdrHighest, hdrDigits), lateH: hdr.New(hdrLowest, hdrHighest, hdrDigits),
 			attacks: map[string]bool{}, gens: map[string]bool{}, errorKinds: map[string]int64{}}
 		if a.logInterval > 0 {
 			da.intervals = map[int64]*hdr.Histogram{}
@@ -147,6 +150,14 @@ func (a *Aggregator) Add(res *vegeta.Result) error {
 	// corrected one, so that every uncorrected percentile stays at or
 	// below the corrected one (both come from the same estimator).
 	_ = da.uncorrected.RecordValue(min(max(int64(res.Latency), 0), v))
+	if n.Duration > 0 {
+		switch at := intended.Sub(n.Start); {
+		case at <= n.Duration/3:
+			_ = da.early.RecordValue(v)
+		case at > n.Duration-n.Duration/3:
+			_ = da.lateH.RecordValue(v)
+		}
+	}
 	if da.intervals != nil {
 		k := intended.UnixNano() / int64(a.logInterval)
 		h := da.intervals[k]
@@ -271,6 +282,10 @@ func (da *depthAgg) stats(attacks map[string]*attackState) DepthStats {
 	}
 	s.Corrected = latencyOf(da.corrected)
 	s.Uncorrected = latencyOf(da.uncorrected)
+	if da.early.TotalCount() > 0 && da.lateH.TotalCount() > 0 {
+		s.Drift = &Drift{EarlyP50Ms: nsToMs(da.early.ValueAtQuantile(50)), LateP50Ms: nsToMs(da.lateH.ValueAtQuantile(50)),
+			Early: da.early.TotalCount(), Late: da.lateH.TotalCount()}
+	}
 	s.SendLag = latencyOf(da.lag)
 	m := da.metrics
 	m.Close()

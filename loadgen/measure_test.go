@@ -301,7 +301,23 @@ func TestVerdictInconclusive(t *testing.T) {
 		t.Errorf("a walk that stopped at the deepest depth wanted: verdict %s", s.Verdict)
 	}
 
+	// A server that fell behind the schedule: the latency is the queue's,
+	// shared by every depth, so a flat ratio shows nothing.
+	queuedFlat := depthsWith(map[int]float64{1: 2000, 10000: 2100}, nil)
+	queuedFlat[0].Drift = &Drift{EarlyP50Ms: 50, LateP50Ms: 1900, Early: 33, Late: 33}
+	s = &Summary{Depths: queuedFlat}
+	s.Evaluate(gate, synthSamples(queuedFlat))
+	if s.Verdict != VerdictInconclusive || !strings.Contains(strings.Join(s.Inconclusive, ";"), "fell behind the schedule") {
+		t.Errorf("queued: verdict %s, inconclusive %q", s.Verdict, s.Inconclusive)
+	}
+	queuedFlat[0].Drift = &Drift{EarlyP50Ms: 900, LateP50Ms: 1100, Early: 33, Late: 33} // noisy, not climbing
+	s.Evaluate(gate, synthSamples(queuedFlat))
+	if s.Verdict != VerdictPass {
+		t.Errorf("not queued: verdict %s, inconclusive %q", s.Verdict, s.Inconclusive)
+	}
+
 	steep := depthsWith(map[int]float64{1: 2, 10000: 30}, nil)
+	steep[1].Drift = &Drift{EarlyP50Ms: 10, LateP50Ms: 500}
 	s = &Summary{Depths: steep, Harvest: &HarvestInfo{Pages: 10000, StoppedBy: StoppedMaxWalk}}
 	s.Evaluate(gate, synthSamples(steep))
 	if s.Verdict != VerdictFail {

@@ -3,6 +3,7 @@ package loadgen
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -263,5 +264,24 @@ func TestSeedBatches(t *testing.T) {
 	}
 	if _, err := Seed(context.Background(), &a2aclient.Control{HTTP: srv.Client(), URL: srv.URL + "/control", Token: "bad"}, SeedSpec{Count: 1, Owner: "alice"}, nil); err == nil {
 		t.Error("seeding with a bad control token succeeded")
+	}
+}
+
+// TestInterleavedNeedsTokensForTheWholeAttack: interleaved, one walk's
+// tokens serve the wait for --start-at and the whole attack; when the TTL
+// is shorter, the run stops with an error naming both before attacking.
+func TestInterleavedNeedsTokensForTheWholeAttack(t *testing.T) {
+	f := newFake(t, 3)
+	h := NewHarvester(f.client(a2aclient.JSONRPC), WithTokenTTL(time.Minute, 5*time.Second))
+	r := NewRunner(h, WithDuration(time.Second), WithTimeout(time.Second), WithStartAt(time.Now().Add(10*time.Minute), 0))
+	if err := r.Validate(); err != nil {
+		t.Fatalf("a 1 s attack fits a 1 min TTL: %v", err)
+	}
+	_, err := r.Run(context.Background())
+	if !errors.Is(err, ErrTTLTooShort) || !strings.Contains(err.Error(), "--start-at") || !strings.Contains(err.Error(), "TTL") {
+		t.Fatalf("err %v, want ErrTTLTooShort naming --start-at and the TTL", err)
+	}
+	if _, requests, _, _ := f.stats(); requests > 3 {
+		t.Errorf("%d requests: attacked anyway", requests)
 	}
 }

@@ -262,10 +262,16 @@ func (r *SizesResult) SizeThreshold() (ThresholdResult, bool) {
 		t.Detail = fmt.Sprintf("page 1 needs successful samples at %s tasks (has %d) and at %s tasks (has %d)",
 			FormatCount(int64(small)), s.Base, FormatCount(int64(large)), s.Deep)
 		return t, true
+	case s.Verdict == ShiftFail:
+		// The large size was slower even if the server queued.
+		t.Status = StatusFail
+	case r.queued() != "":
+		// A server that fell behind the schedule queues every request
+		// alike, which hides a size cost: not a pass.
+		t.Status = StatusInconclusive
+		t.Advice = "the server fell behind the schedule (" + r.queued() + "), so queueing, not page cost, set the latency; lower --rate"
 	case s.Verdict == ShiftPass:
 		t.Status = StatusPass
-	case s.Verdict == ShiftFail:
-		t.Status = StatusFail
 	default:
 		t.Status = StatusInconclusive
 		t.Advice = s.Advice
@@ -274,6 +280,20 @@ func (r *SizesResult) SizeThreshold() (ThresholdResult, bool) {
 		FormatCount(int64(large)), FormatLatency(s.DeepMedianMs), FormatCount(int64(small)), FormatLatency(s.BaseMedianMs),
 		FormatRatio(s.Ratio), 100*s.Confidence, FormatRatio(s.Lo), FormatRatio(s.Hi))
 	return t, true
+}
+
+// queued names the first page-1 measurement whose latency climbed through
+// its attack (Drift.Queued), "" when none did.
+func (r *SizesResult) queued() string {
+	for _, l := range r.Levels {
+		for _, d := range l.Depths {
+			if d.Depth == 1 && d.Drift.Queued() {
+				return fmt.Sprintf("page 1 at %s tasks: p50 rose from %s in the first third of the attack to %s in the last",
+					FormatCount(int64(l.Tasks)), FormatLatency(d.Drift.EarlyP50Ms), FormatLatency(d.Drift.LateP50Ms))
+			}
+		}
+	}
+	return ""
 }
 
 // AddSizes records a size study in the summary: its result and its

@@ -65,6 +65,19 @@ func TestSizeThresholdJudgesTheShift(t *testing.T) {
 			t.Errorf("%s: no advice: %+v %q", c.name, th, s.Inconclusive)
 		}
 	}
+	// A server that fell behind the schedule (page 1's latency climbing
+	// through the attack) cannot pass: queueing hides a size cost.
+	q := sizesWith(spread(2, 300), spread(2.05, 300), 1.5)
+	q.Levels[1].Depths = []DepthStats{{Depth: 1, Drift: &Drift{EarlyP50Ms: 50, LateP50Ms: 900, Early: 100, Late: 100}}}
+	if th, _ := q.SizeThreshold(); th.Status != StatusInconclusive || !strings.Contains(th.Advice, "fell behind") {
+		t.Errorf("queued: %+v", th)
+	}
+	// ... but a size cost seen even so stands.
+	q = sizesWith(spread(2, 300), spread(20, 300), 1.5)
+	q.Levels[1].Depths = []DepthStats{{Depth: 1, Drift: &Drift{EarlyP50Ms: 50, LateP50Ms: 900, Early: 100, Late: 100}}}
+	if th, _ := q.SizeThreshold(); th.Status != StatusFail {
+		t.Errorf("queued and slower: %+v", th)
+	}
 	// Not judged: MaxRatio 0, or skipped.
 	if _, ok := sizesWith(spread(2, 300), spread(20, 300), 0).SizeThreshold(); ok {
 		t.Error("judged with max ratio 0")

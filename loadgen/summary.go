@@ -139,6 +139,11 @@ type DepthStats struct {
 	// send, in a second HDR histogram (same estimator as Corrected, so no
 	// uncorrected percentile exceeds the corrected one).
 	Uncorrected Latency `json:"uncorrected"`
+	// Drift compares the corrected p50 of the first and the last third of
+	// the schedule (nil without successes in both): a server that cannot
+	// keep up with the rate queues requests, and its latency climbs as the
+	// attack goes on.
+	Drift *Drift `json:"drift,omitempty"`
 	// SendLag is how far behind its intended time each request was sent
 	// (all requests): the generator's own timer slack and backlog, which
 	// Corrected includes and Vegeta does not.
@@ -147,6 +152,25 @@ type DepthStats struct {
 	// included, t-digest percentiles), kept for its status codes and byte
 	// counts; the table shows Uncorrected instead.
 	Vegeta VegetaStats `json:"vegeta"`
+}
+
+// Drift is a depth's corrected p50 early and late in its attack.
+type Drift struct {
+	// EarlyP50Ms is the p50 of requests intended in the first third of
+	// their attack's schedule, LateP50Ms of those in the last third.
+	EarlyP50Ms float64 `json:"earlyP50Ms"`
+	LateP50Ms  float64 `json:"lateP50Ms"`
+	// Early and Late count those requests.
+	Early int64 `json:"early"`
+	Late  int64 `json:"late"`
+}
+
+// Queued reports whether the latency climbed so much during the attack
+// that the server was falling behind the schedule: the last third's p50
+// more than twice the first third's and over 100 ms above it. Latency
+// measured then is mostly time spent queued, shared by every depth.
+func (d *Drift) Queued() bool {
+	return d != nil && d.LateP50Ms > 2*d.EarlyP50Ms && d.LateP50Ms-d.EarlyP50Ms > 100
 }
 
 // Latency is a latency distribution in milliseconds.

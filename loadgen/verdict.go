@@ -3,6 +3,7 @@ package loadgen
 import (
 	"cmp"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -46,9 +47,9 @@ type Thresholds struct {
 	MaxErrorRate float64
 }
 
-// DefaultThresholds is a depth ratio of 2.0, an error rate of 1% and no
-// p99 bound.
-var DefaultThresholds = Thresholds{MaxDepthRatio: 2.0, MaxErrorRate: 0.01}
+// DefaultThresholds is a median depth ratio of 1.5, an error rate of 1%
+// and no p99 bound.
+var DefaultThresholds = Thresholds{MaxDepthRatio: 1.5, MaxErrorRate: 0.01}
 
 // SlopeOf fits corrected p50 and p99 against depth by least squares over
 // the depths with samples. It returns nil with fewer than two such depths.
@@ -164,6 +165,7 @@ func (s *Summary) Evaluate(t Thresholds, src SampleSource) {
 	}
 	s.DepthShift = DepthShiftOf(s.Depths, src, t.MaxDepthRatio, opts...)
 	s.Thresholds = EvaluateThresholds(s.Depths, s.DepthShift, t)
+	queued(s.Depths, s.Thresholds)
 	s.Inconclusive = nil
 	s.Verdict = VerdictPass
 	if len(s.Depths) == 0 {
@@ -186,6 +188,37 @@ func (s *Summary) Evaluate(t Thresholds, src SampleSource) {
 		if r.Status == StatusFail || r.Status == StatusNoSamples {
 			s.Verdict = VerdictFail
 		}
+	}
+}
+
+// queued turns a passing max-depth-ratio into an inconclusive one when the
+// first or the deepest depth's latency climbed through the attack (see
+// Drift.Queued): the server fell behind the schedule, so the latency is
+// mostly queueing, which every depth shares, and a flat ratio shows
+// nothing. A failing ratio stands: the deep pages were slower even so.
+func queued(depths []DepthStats, rs []ThresholdResult) {
+	if len(depths) < 2 {
+		return
+	}
+	first, deep := ends(depths)
+	var at []string
+	for _, d := range []DepthStats{first, deep} {
+		if d.Drift.Queued() {
+			at = append(at, fmt.Sprintf("depth %d's p50 rose from %s in the first third of the attack to %s in the last", d.Depth, fmtMs(d.Drift.EarlyP50Ms), fmtMs(d.Drift.LateP50Ms)))
+		}
+	}
+	if len(at) == 0 {
+		return
+	}
+	for i, r := range rs {
+		if r.Name != "max-depth-ratio" || (r.Status != StatusPass && r.Status != StatusInconclusive) {
+			continue
+		}
+		why := fmt.Sprintf("the server fell behind the schedule (%s), so the latency is mostly queueing, which hides a depth cost; lower --rate", strings.Join(at, "; "))
+		if r.Advice != "" {
+			why = r.Advice + "; and " + why
+		}
+		rs[i].Status, rs[i].Advice = StatusInconclusive, why
 	}
 }
 

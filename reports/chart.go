@@ -61,11 +61,11 @@ func chartOf(l *loadgen.Summary) chartSpec {
 		case t.Name == "max-p99" && t.Limit > 0:
 			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("max-p99 %s ms", fmtMs(t.Limit)), Value: t.Limit})
 		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthShift != nil && l.DepthShift.BaseMedianMs > 0:
-			// The gate is the median ratio: the line is the median the
-			// deepest depth may reach.
+			// The gate is on the median ratio: the line is for the p50 series.
 			v := l.DepthShift.BaseMedianMs * t.Limit
 			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p50 of depth %d × %s = %s ms", l.DepthShift.BaseDepth, loadgen.FormatRatio(t.Limit), fmtMs(v)), Value: v})
-		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthRatio != nil && l.DepthRatio.FirstP99Ms > 0:
+		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthShift == nil && l.DepthRatio != nil && l.DepthRatio.FirstP99Ms > 0:
+			// A summary from before the median gate judged p99s.
 			v := l.DepthRatio.FirstP99Ms * t.Limit
 			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p99 of depth %d × %s = %s ms", l.DepthRatio.FirstDepth, loadgen.FormatRatio(t.Limit), fmtMs(v)), Value: v})
 		}

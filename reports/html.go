@@ -105,6 +105,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"uncorrectedP99": uncorrectedP99,
 	"upper":          strings.ToUpper,
 	"i64":            func(n int) int64 { return int64(n) },
+	"pct":            func(f float64) float64 { return 100 * f },
 	"dur":            func(d time.Duration) string { return d.Round(time.Millisecond).String() },
 	"spec":           specOr,
 	"info": func(r *scenarios.Result) []string {
@@ -193,7 +194,8 @@ Latency is timed from the intended send time (coordinated omission corrected); t
 <table><tr><th>depth</th><th>requests</th><th>errors</th><th>dropped</th><th>late</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>uncorrected p99 ms</th><th>throughput/s</th></tr>
 {{range .Depths}}<tr><td>{{.Label}}</td><td>{{count .Requests}}</td><td>{{count .Errors}}</td><td>{{count .Dropped}}</td><td>{{count .Late}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td><td>{{ms .Corrected.P999Ms}}</td><td>{{ms .Corrected.MaxMs}}</td><td>{{ms (uncorrectedP99 .)}}</td><td>{{num .ThroughputPerSecond 1}}</td></tr>{{end}}
 </table>
-<p>{{with .DepthShift}}{{if and .Base .Deep}}Depth cost: median(depth {{.DeepDepth}}) / median(depth {{.BaseDepth}}) = <b>{{ratio .Ratio}}</b> (interval {{ratio .Lo}}–{{ratio .Hi}}; {{lat .DeepMedianMs}} / {{lat .BaseMedianMs}}; {{count (i64 .Base)}} and {{count (i64 .Deep)}} samples). {{end}}{{end}}{{with .DepthRatio}}Tail ratio (reported only): p99(depth {{.DeepDepth}}) / p99(depth {{.FirstDepth}}) = {{ratio .Value}} ({{lat .DeepP99Ms}} / {{lat .FirstP99Ms}}){{end}}{{with .Slope}}; slope {{slope .P50UsPer1000Pages}} (p50), {{slope .P99UsPer1000Pages}} (p99){{end}}.</p>
+{{if .DepthShift}}{{with .DepthShift}}<p>Depth cost: median(depth {{.DeepDepth}}) / median(depth {{.BaseDepth}}) = <b>{{ratio .Ratio}}</b> ({{ms .DeepMedianMs}} ms / {{ms .BaseMedianMs}} ms), {{printf "%.0f" (pct .Confidence)}}% interval {{ratio .Lo}}–{{ratio .Hi}}, {{count (i64 .Base)}} and {{count (i64 .Deep)}} samples; p90 ratio {{ratio .P90Ratio}}{{end}}{{with .DepthRatio}}; p99 ratio {{ratio .Value}} (reported only){{end}}{{else}}{{with .DepthRatio}}<p>Depth cost: p99(depth {{.DeepDepth}}) / p99(depth {{.FirstDepth}}) = <b>{{ratio .Value}}</b> ({{ms .DeepP99Ms}} ms / {{ms .FirstP99Ms}} ms){{end}}{{end}}{{with .Slope}}; slope {{slope .P50UsPer1000Pages}} (p50), {{slope .P99UsPer1000Pages}} (p99){{end}}.</p>
+{{range .Inconclusive}}<p>inconclusive: {{.}}</p>{{end}}
 {{with .Sizes}}{{if .Skipped}}<p>Size study: skipped: {{.Skipped}}</p>{{else}}<p>Size study: page 1 and page {{.DeepDepth}} at each store size (tasks seeded by pagewalk in context {{.ContextID}}).</p>
 <table><tr><th>tasks</th><th>depth</th><th>requests</th><th>errors</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th></tr>
 {{range .Levels}}{{$n := .Tasks}}{{range .Depths}}<tr><td>{{count (i64 $n)}}</td><td>{{.Label}}</td><td>{{count .Requests}}</td><td>{{count .Errors}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td></tr>{{end}}{{end}}

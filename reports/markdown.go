@@ -181,13 +181,16 @@ func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 			m(d.Corrected.P50Ms), m(d.Corrected.P90Ms), m(d.Corrected.P99Ms), m(d.Corrected.P999Ms), m(d.Corrected.MaxMs), m(uncorrectedP99(d)), loadgen.FormatNumber(d.ThroughputPerSecond, 1))
 	}
 	s.WriteString("\n")
-	if d := l.DepthShift; d != nil && d.Base > 0 && d.Deep > 0 {
-		fmt.Fprintf(s, "Depth cost: median(depth %d) / median(depth %d) = **%s** (%.0f%% interval %s–%s; %s / %s; %s and %s samples). ",
-			d.DeepDepth, d.BaseDepth, loadgen.FormatRatio(d.Ratio), 100*d.Confidence, loadgen.FormatRatio(d.Lo), loadgen.FormatRatio(d.Hi),
-			loadgen.FormatLatency(d.DeepMedianMs), loadgen.FormatLatency(d.BaseMedianMs), loadgen.FormatCount(int64(d.Base)), loadgen.FormatCount(int64(d.Deep)))
-	}
-	if r := l.DepthRatio; r != nil {
-		fmt.Fprintf(s, "Tail ratio (reported only): p99(depth %d) / p99(depth %d) = %s (%s / %s)", r.DeepDepth, r.FirstDepth, loadgen.FormatRatio(r.Value), loadgen.FormatLatency(r.DeepP99Ms), loadgen.FormatLatency(r.FirstP99Ms))
+	if d := l.DepthShift; d != nil {
+		fmt.Fprintf(s, "Depth cost: median(depth %d) / median(depth %d) = **%s** (%s ms / %s ms), %.0f%% interval %s–%s, %s and %s samples; p90 ratio %s",
+			d.DeepDepth, d.BaseDepth, loadgen.FormatRatio(d.Ratio), loadgen.FormatMsValue(d.DeepMedianMs), loadgen.FormatMsValue(d.BaseMedianMs), 100*d.Confidence,
+			loadgen.FormatRatio(d.Lo), loadgen.FormatRatio(d.Hi), loadgen.FormatCount(int64(d.Base)), loadgen.FormatCount(int64(d.Deep)), loadgen.FormatRatio(d.P90Ratio))
+		if r := l.DepthRatio; r != nil {
+			fmt.Fprintf(s, "; p99 ratio %s (reported only)", loadgen.FormatRatio(r.Value))
+		}
+	} else if r := l.DepthRatio; r != nil {
+		fmt.Fprintf(s, "Depth cost: p99(depth %d) / p99(depth %d) = **%s** (%s ms / %s ms)", r.DeepDepth, r.FirstDepth, loadgen.FormatRatio(r.Value),
+			loadgen.FormatMsValue(r.DeepP99Ms), loadgen.FormatMsValue(r.FirstP99Ms))
 	}
 	if sl := l.Slope; sl != nil {
 		fmt.Fprintf(s, "; slope %s (p50) and %s (p99)", loadgen.FormatSlope(sl.P50UsPer1000Pages), loadgen.FormatSlope(sl.P99UsPer1000Pages))
@@ -198,6 +201,9 @@ func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 	s.WriteString("\n\n| threshold | limit | observed | samples | status |\n|---|---|---|---|---|\n")
 	for _, t := range l.Thresholds {
 		fmt.Fprintf(s, "| %s | %s | %s | %s | %s |\n", t.Name, loadgen.FormatThreshold(t.Unit, t.Limit), observedOf(t), c(t.Samples), t.Status)
+	}
+	for _, w := range l.Inconclusive {
+		fmt.Fprintf(s, "\n> inconclusive: %s\n", w)
 	}
 	for _, w := range l.Warnings {
 		fmt.Fprintf(s, "\n> warning: %s\n", w)

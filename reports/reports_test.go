@@ -85,6 +85,8 @@ func sampleLoad() *loadgen.Summary {
 			{Depth: 1, Label: "1", Requests: 100, Corrected: loadgen.Latency{P50Ms: 1, P99Ms: 2}},
 			{Depth: 10000, Label: "10000 (last)", Requests: 100, Corrected: loadgen.Latency{P50Ms: 1.1, P99Ms: 2.2}},
 		}, DepthRatio: &loadgen.DepthRatio{Value: 1.1, FirstDepth: 1, DeepDepth: 10000, FirstP99Ms: 2, DeepP99Ms: 2.2},
+		DepthShift: &loadgen.DepthShift{BaseDepth: 1, DeepDepth: 10000, DeepIsLast: true, Shift: loadgen.Shift{Ratio: 1.1, Lo: 1.02, Hi: 1.18,
+			Confidence: 0.95, BaseMedianMs: 1, DeepMedianMs: 1.1, Base: 100, Deep: 100, Max: 2, Verdict: "pass"}},
 		Thresholds: []loadgen.ThresholdResult{{Name: "max-depth-ratio", Limit: 2, Observed: 1.1, Unit: "x", Samples: 200, Status: "pass"}}}
 }
 
@@ -94,7 +96,7 @@ func TestRenderers(t *testing.T) {
 	if err := b.Markdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Conformance: FAIL", "LT-WALK-ORDER [jsonrpc]: Fail", "| LT-SEED-2 |", "Tail ratio (reported only): p99(depth 10000) / p99(depth 1) = 1.10", "conformance: 2 passed, 1 failed, 1 skipped"} {
+	for _, want := range []string{"## Conformance: FAIL", "LT-WALK-ORDER [jsonrpc]: Fail", "| LT-SEED-2 |", "median(depth 10000) / median(depth 1) = **1.10**", "95% interval 1.02–1.18, 100 and 100 samples", "p99 ratio 1.10 (reported only)", "conformance: 2 passed, 1 failed, 1 skipped"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q", want)
 		}
@@ -103,7 +105,8 @@ func TestRenderers(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := html.String()
-	for _, want := range []string{"<svg", "LT-WALK-ORDER", "task &lt;b&gt; follows a", `<details class="witness" open><summary>witness`, "10000 (last)"} {
+	for _, want := range []string{"<svg", "LT-WALK-ORDER", "task &lt;b&gt; follows a", `<details class="witness" open><summary>witness`, "10000 (last)",
+		"median(depth 10000) / median(depth 1) = <b>1.10</b>", "95% interval 1.02–1.18", "depth limit: p50 of depth 1 × 2.00"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("html lacks %q", want)
 		}

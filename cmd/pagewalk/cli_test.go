@@ -243,11 +243,15 @@ func TestReportRender(t *testing.T) {
 func TestDemo(t *testing.T) {
 	dir := t.TempDir()
 	out, stderr, code := pwRun(t, "demo", "--out", dir, "--seed-tasks", "3000", "--rate", "20", "--duration", "1s")
-	// Exit 1 from the load verdict alone (p99 of a one-second attack on
-	// a busy machine) is not what this test checks; any other failure is.
-	loadOnly := code == 1 && strings.Contains(out, "\nload: fail\n") && strings.Contains(out, " 0 failed, 0 skipped")
-	if code != 0 && !loadOnly {
+	// 20 samples a depth are too few to judge the depth cost, whatever the
+	// machine's speed: the load verdict is inconclusive, which does not
+	// fail the demo, and never says PASS.
+	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "\nload: inconclusive\n") || !strings.Contains(out, "verdict: INCONCLUSIVE: max-depth-ratio: too few samples") ||
+		strings.Contains(out, "verdict: PASS") {
+		t.Errorf("demo's load with 20 samples a depth should be inconclusive, and say why:\n%s", out)
 	}
 	for _, f := range []string{"check.json", "junit.xml", "load.json", "report.html", "report.md"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {

@@ -31,13 +31,16 @@ type demoOptions struct {
 // 30,000 tasks, pageSize 100, the last page is page 300.
 const demoDepths = "1,10,100,last"
 
+// demoPageSize is the pageSize of the demo's load.
+const demoPageSize = 100
+
 // defaultDemoOptions are the demo's defaults. The load step is sized so
 // that an offset-paging server's depth cost shows plainly (page 300 scans
 // 30,000 rows) while the walk and the attack take seconds, and so that the
 // attack leaves the server mostly idle: a saturated server queues every
 // request alike, which hides a depth cost behind the queue.
 func defaultDemoOptions() demoOptions {
-	return demoOptions{out: "demo-report", rate: "10", profile: string(scenarios.ProfileHardened), seedTasks: 30_000, duration: 10 * time.Second}
+	return demoOptions{out: "demo-report", rate: "10", profile: string(scenarios.ProfileHardened), seedTasks: 30_000, duration: 12 * time.Second}
 }
 
 func demoCmd() *cobra.Command {
@@ -47,8 +50,9 @@ func demoCmd() *cobra.Command {
 		Short: "Start the reference server, check it, load it and write the report",
 		Long: `demo shows pagewalk end to end on this machine: it starts the built-in
 reference server on a free loopback port (as pagewalk check --target builtin
-does), runs the conformance suite against it over HTTP, seeds it (100,000
-tasks by default) and measures per-page latency at depth, then writes
+does), runs the conformance suite against it over HTTP, seeds it (30,000
+tasks by default: 300 pages) and measures per-page latency at depths 1, 10,
+100 and the last page, interleaved, 10/s per depth for 12 s, then writes
 check.json, junit.xml, load.json, the raw load results and a self-contained
 report.html (and report.md) into --out. The server's database lives in a
 temporary directory and is removed at the end.
@@ -113,7 +117,7 @@ func demoMain(ctx context.Context, o demoOptions, w, stderr io.Writer) error {
 	if err := ctl.RunClock(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n== 3/4 load: pagewalk load --target %s --seed-tasks %d --rate %s --duration %s\n", url, o.seedTasks, o.rate, o.duration)
+	fmt.Fprintf(w, "\n== 3/4 load: pagewalk load --target %s --seed %d --depths %s --rate %s --duration %s\n", url, o.seedTasks, demoDepths, o.rate, o.duration)
 	load, loadErr := demoLoad(ctx, w, stderr, url, o)
 	if loadErr != nil && !isVerdict(loadErr) {
 		return loadErr
@@ -166,7 +170,7 @@ func demoLoad(ctx context.Context, w, stderr io.Writer, url string, o demoOption
 // demoDepths, the default (interleaved) schedule and thresholds.
 func demoLoadArgs(url string, o demoOptions) []string {
 	return []string{"--target", url, "--principal", "alice=alice-token", "--control-token", "ctl", "--seed", strconv.Itoa(o.seedTasks),
-		"--depths", demoDepths, "--rate", o.rate, "--duration", o.duration.String()}
+		"--page-size", strconv.Itoa(demoPageSize), "--depths", demoDepths, "--rate", o.rate, "--duration", o.duration.String()}
 }
 
 // isVerdict reports whether err is a failing verdict (exit 1) rather than

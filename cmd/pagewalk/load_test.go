@@ -28,6 +28,7 @@ func TestLoadFlagErrorsNameTheFlag(t *testing.T) {
 		"--rate":            append(ok, "--rate", "0"),
 		"--rate ":           append(ok, "--rate", "fast"),
 		"--depths":          append(ok, "--depths", "0,last"),
+		"--schedule":        append(ok, "--schedule", "random"),
 		"--max-depth-ratio": append(ok, "--max-depth-ratio", "-1"),
 		"--max-p99":         append(ok, "--max-p99", "-1s"),
 		"--max-error-rate":  append(ok, "--max-error-rate", "2"),
@@ -55,6 +56,26 @@ func TestLoadFlagErrorsNameTheFlag(t *testing.T) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "--target") {
 		t.Errorf("unreachable target: %v", err)
+	}
+}
+
+// TestVerdictExit: pass exits 0; fail exits 1; inconclusive exits 0, or 1
+// with --fail-inconclusive, naming why.
+func TestVerdictExit(t *testing.T) {
+	inc := &loadgen.Summary{Verdict: loadgen.VerdictInconclusive, Inconclusive: []string{"max-depth-ratio: too few samples"}}
+	if err := verdictExit(inc, false); err != nil {
+		t.Errorf("inconclusive without --fail-inconclusive: %v", err)
+	}
+	var ee *exitError
+	if err := verdictExit(inc, true); !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(err.Error(), "INCONCLUSIVE") || !strings.Contains(err.Error(), "too few samples") {
+		t.Errorf("inconclusive with --fail-inconclusive: %v", err)
+	}
+	if err := verdictExit(&loadgen.Summary{Verdict: loadgen.VerdictPass}, true); err != nil {
+		t.Errorf("pass: %v", err)
+	}
+	fail := &loadgen.Summary{Verdict: loadgen.VerdictFail, Thresholds: []loadgen.ThresholdResult{{Name: "max-depth-ratio", Status: loadgen.StatusFail}}}
+	if err := verdictExit(fail, false); !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(err.Error(), "max-depth-ratio fail") {
+		t.Errorf("fail: %v", err)
 	}
 }
 

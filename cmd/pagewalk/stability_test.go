@@ -27,6 +27,15 @@ const stabilityRuns = 20
 // burn CPU, and counts the verdicts. The clean reference must never fail
 // (inconclusive is allowed and counted); the mutant must fail every time.
 // It asserts verdicts only, no timing.
+//
+// The burners compete with the server and the generator for the cores, as
+// other processes on a busy machine do: GOMAXPROCS is raised by the number
+// of burners (PAGEWALK_LOAD_STABILITY_GOMAXPROCS overrides it), so that
+// the operating system shares the cores among all threads. Left at the
+// number of cores, two goroutines that never yield would hold every P of
+// Go's scheduler and every request would wait for Go's 10 ms preemption
+// several times: a starved runtime, not a busy machine (docs/load.md,
+// "Stability", gives both measurements).
 func TestLoadStability(t *testing.T) {
 	if os.Getenv("PAGEWALK_LOAD_STABILITY") != "1" {
 		t.Skip("set PAGEWALK_LOAD_STABILITY=1 (make load-stability): 40 load runs of the demo's size")
@@ -35,13 +44,16 @@ func TestLoadStability(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("PAGEWALK_LOAD_STABILITY_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
-	o := defaultDemoOptions()
-	if r := os.Getenv("PAGEWALK_LOAD_STABILITY_RATE"); r != "" {
-		o.rate = r
+	const burners = 2
+	procs := runtime.NumCPU() + burners
+	if n, err := strconv.Atoi(os.Getenv("PAGEWALK_LOAD_STABILITY_GOMAXPROCS")); err == nil && n > 0 {
+		procs = n
 	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	o := defaultDemoOptions()
 	t.Logf("GOMAXPROCS %d, %d CPUs; demo load: %d tasks, depths %s, rate %s per depth, duration %s, 2 busy goroutines",
 		runtime.GOMAXPROCS(0), runtime.NumCPU(), o.seedTasks, demoDepths, o.rate, o.duration)
-	stop := burnCPU(2)
+	stop := burnCPU(burners)
 	defer stop()
 	for _, c := range []struct {
 		name, fault string
@@ -118,9 +130,6 @@ func burnCPU(n int) (stop func()) {
 			for !done.Load() {
 				for range 1 << 16 {
 					x = x*6364136223846793005 + 1442695040888963407
-				}
-				if os.Getenv("PAGEWALK_LOAD_STABILITY_YIELD") == "1" {
-					runtime.Gosched()
 				}
 			}
 			_ = x
