@@ -29,6 +29,9 @@ const (
 	DefaultShiftMinSamples = 100
 	// DefaultShiftResamples is the number of bootstrap replicates.
 	DefaultShiftResamples = 2000
+	// DefaultShiftMaxSpread is the largest base spread (median over 5th
+	// percentile) a pass is trusted with.
+	DefaultShiftMaxSpread = 3
 	// DefaultShiftSeed seeds the bootstrap, so that a comparison of the same
 	// samples always gives the same interval.
 	DefaultShiftSeed = 1
@@ -60,6 +63,12 @@ type Shift struct {
 	DeepMedianMs float64 `json:"deepMedianMs"`
 	BaseP90Ms    float64 `json:"baseP90Ms"`
 	DeepP90Ms    float64 `json:"deepP90Ms"`
+	// BaseP5Ms is the base's 5th percentile: about what a request costs
+	// when it does not wait. Spread is BaseMedianMs/BaseP5Ms.
+	BaseP5Ms float64 `json:"baseP5Ms"`
+	Spread   float64 `json:"spread"`
+	// MaxSpread is the largest Spread a pass is trusted with (0: any).
+	MaxSpread float64 `json:"maxSpread"`
 	// Base and Deep are the samples compared (positive finite values only).
 	Base int `json:"baseSamples"`
 	Deep int `json:"deepSamples"`
@@ -87,6 +96,7 @@ type shiftConfig struct {
 	confidence float64
 	minSamples int
 	resamples  int
+	maxSpread  float64
 	seed       uint64
 	duration   time.Duration
 }
@@ -102,6 +112,10 @@ func WithMinSamples(n int) ShiftOption { return func(s *shiftConfig) { s.minSamp
 // WithResamples sets the number of bootstrap replicates (default
 // DefaultShiftResamples).
 func WithResamples(n int) ShiftOption { return func(s *shiftConfig) { s.resamples = n } }
+
+// WithMaxSpread sets the largest base spread, median/p5, that a pass is
+// trusted with (default DefaultShiftMaxSpread; 0: any). See CompareDepths.
+func WithMaxSpread(k float64) ShiftOption { return func(s *shiftConfig) { s.maxSpread = k } }
 
 // WithShiftSeed seeds the bootstrap (default DefaultShiftSeed).
 func WithShiftSeed(seed uint64) ShiftOption { return func(s *shiftConfig) { s.seed = seed } }
@@ -125,11 +139,20 @@ func WithDurationAdvice(d time.Duration) ShiftOption { return func(s *shiftConfi
 // always give the same interval and verdict.
 //
 // Verdicts: pass when Hi ≤ maxRatio; fail when Lo > maxRatio; inconclusive
-// when the interval straddles maxRatio or either sample has fewer than the minimum
-// number of values, with Advice.
+// when the interval straddles maxRatio or either sample has fewer than the
+// minimum number of values, with Advice.
+//
+// A pass is trusted only while the base's median is at most MaxSpread
+// times its 5th percentile. Waiting that every request shares (a busy
+// machine, a queue) adds the same time W to both medians and dilutes the
+// ratio: (W+deep)/(W+base). With the base's p5 as its cost without
+// waiting, a spread s bounds W to about (s−1)·base, so a measured ratio of
+// at most R bounds the true one to s·R − (s−1): 2.5 for s = 3 and R = 1.5.
+// Beyond MaxSpread a pass says too little and is inconclusive; a fail
+// stands (waiting only hides a depth cost).
 func CompareDepths(base, deep []float64, maxRatio float64, opts ...ShiftOption) Shift {
 	cfg := shiftConfig{confidence: DefaultShiftConfidence, minSamples: DefaultShiftMinSamples,
-		resamples: DefaultShiftResamples, seed: DefaultShiftSeed}
+		resamples: DefaultShiftResamples, maxSpread: DefaultShiftMaxSpread, seed: DefaultShiftSeed}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -139,12 +162,14 @@ func CompareDepths(base, deep []float64, maxRatio float64, opts ...ShiftOption) 
 	cfg.minSamples = max(cfg.minSamples, 1)
 	cfg.resamples = max(cfg.resamples, 100)
 	b, d := cleanSorted(base), cleanSorted(deep)
-	s := Shift{Base: len(b), Deep: len(d), Max: maxRatio, Confidence: cfg.confidence, MinSamples: cfg.minSamples,
+	s := Shift{Base: len(b), Deep: len(d), Max: maxRatio, Confidence: cfg.confidence, MinSamples: cfg.minSamples, MaxSpread: cfg.maxSpread,
 		Method: fmt.Sprintf("median ratio, %.0f%% percentile bootstrap (%d replicates, seed %d)", 100*cfg.confidence, cfg.resamples, cfg.seed)}
 	if len(b) > 0 && len(d) > 0 {
 		rng := rand.New(rand.NewPCG(cfg.seed, 0x9e3779b97f4a7c15))
 		s.BaseMedianMs, s.DeepMedianMs = quantile(b, 0.5), quantile(d, 0.5)
 		s.BaseP90Ms, s.DeepP90Ms = quantile(b, 0.9), quantile(d, 0.9)
+		s.BaseP5Ms = quantile(b, 0.05)
+		s.Spread = s.BaseMedianMs / s.BaseP5Ms
 		s.Ratio, s.Lo, s.Hi = bootRatio(b, d, 0.5, cfg, rng)
 		s.P90Ratio, s.P90Lo, s.P90Hi = bootRatio(b, d, 0.9, cfg, rng)
 	}
@@ -160,6 +185,10 @@ func CompareDepths(base, deep []float64, maxRatio float64, opts ...ShiftOption) 
 		}
 		s.Advice = fmt.Sprintf("too few samples to judge: %d and %d, fewer than the %d needed per side; %s",
 			len(b), len(d), cfg.minSamples, cfg.more(s.NeedSamples, min(len(b), len(d))))
+	case s.Hi <= maxRatio && cfg.maxSpread > 0 && s.Spread > cfg.maxSpread:
+		s.Verdict = ShiftInconclusive
+		s.Advice = fmt.Sprintf("the base's median %s is %.1f× its 5th percentile %s (more than %.0f×): most of the latency is waiting (a busy machine or a queue), which every depth shares and which dilutes a depth cost, so the %.2f–%.2f interval cannot show a pass; run where the machine is quieter, or lower --rate",
+			fmtMs(s.BaseMedianMs), s.Spread, fmtMs(s.BaseP5Ms), cfg.maxSpread, s.Lo, s.Hi)
 	case s.Hi <= maxRatio:
 		s.Verdict = ShiftPass
 	case s.Lo > maxRatio:

@@ -153,3 +153,22 @@ func TestBootstrapMedianCoverage(t *testing.T) {
 		t.Errorf("the 95%% interval held the true ratio 1 in %d of %d trials", hold, trials)
 	}
 }
+
+// TestCompareDepthsSpreadGuard: when the base's median is far above its
+// 5th percentile (most of the latency is waiting, which dilutes a depth
+// cost), a ratio under the limit is inconclusive, not a pass; a failure
+// stands.
+func TestCompareDepthsSpreadGuard(t *testing.T) {
+	base := latencies(20, 2000, 2, 1.0, 0) // spread e^(1.645) ≈ 5
+	deep := latencies(21, 2000, 2.4, 1.0, 0)
+	s := CompareDepths(base, deep, 1.5)
+	if s.Verdict != ShiftInconclusive || s.Spread < 3 || s.Hi > 1.5 || !strings.Contains(s.Advice, "waiting") {
+		t.Fatalf("spread %.1f, ratio %.2f [%.2f, %.2f]: verdict %q, advice %q; want inconclusive", s.Spread, s.Ratio, s.Lo, s.Hi, s.Verdict, s.Advice)
+	}
+	if s := CompareDepths(base, deep, 1.5, WithMaxSpread(0)); s.Verdict != ShiftPass {
+		t.Errorf("guard off: verdict %q", s.Verdict)
+	}
+	if s := CompareDepths(base, latencies(22, 2000, 8, 1.0, 0), 1.5); s.Verdict != ShiftFail {
+		t.Errorf("4× with a wide spread: verdict %q, want fail", s.Verdict)
+	}
+}

@@ -60,9 +60,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	if d := s.DepthShift; d != nil {
 		sh := d.Shift
-		fmt.Fprintf(&b, "depth cost median(depth %d)/median(depth %d) = %s/%s = %s, %.0f%% interval %s–%s (%s and %s samples); p90 ratio %s (%s–%s)\n",
+		fmt.Fprintf(&b, "depth cost median(depth %d)/median(depth %d) = %s/%s = %s, %.0f%% interval %s–%s (%s and %s samples); p90 ratio %s (%s–%s); depth %d p50/p5 %s×\n",
 			d.DeepDepth, d.BaseDepth, fmtMs(sh.DeepMedianMs), fmtMs(sh.BaseMedianMs), FormatRatio(sh.Ratio), 100*sh.Confidence, FormatRatio(sh.Lo), FormatRatio(sh.Hi),
-			FormatCount(int64(sh.Base)), FormatCount(int64(sh.Deep)), FormatRatio(sh.P90Ratio), FormatRatio(sh.P90Lo), FormatRatio(sh.P90Hi))
+			FormatCount(int64(sh.Base)), FormatCount(int64(sh.Deep)), FormatRatio(sh.P90Ratio), FormatRatio(sh.P90Lo), FormatRatio(sh.P90Hi), d.BaseDepth, FormatNumber(sh.Spread, 1))
 	} else {
 		b.WriteString("depth cost: n/a (needs successful samples at the first and the deepest depth)\n")
 	}

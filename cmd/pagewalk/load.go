@@ -152,7 +152,9 @@ are reported and decide nothing unless --max-p99 is given.
 Verdicts: PASS (the whole interval is at or below --max-depth-ratio and every
 other threshold held); FAIL (the whole interval is above it, or a threshold
 was breached or had no samples); INCONCLUSIVE (the interval straddles the
-limit, a depth has fewer than 100 samples, or the walk stopped before the
+limit, a depth has fewer than 100 samples, the first page's median is more
+than 3x its 5th percentile or climbed through the attack (waiting, which
+every depth shares, hides a depth cost), or the walk stopped before the
 list's last page), with advice such as "raise --duration to about 30s".
 Every verdict states the samples per depth it rests on.
 
