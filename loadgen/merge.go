@@ -20,18 +20,37 @@ import (
 // (unreadable, not a result file, truncated, not from a pagewalk attack, or
 // holding an attack that another file also holds) fails the whole merge
 // with an error naming that file.
-func MergeFiles(paths []string, t Thresholds) (*Summary, error) {
+//
+// Files that measured different things — another target (endpoint),
+// binding, page size, filters or store size — are refused with an error
+// naming the difference and the files, since their figures do not add up;
+// WithForce(true) merges them anyway, with a warning per difference.
+func MergeFiles(paths []string, t Thresholds, opts ...MergeOption) (*Summary, error) {
+	var cfg mergeConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if len(paths) == 0 {
 		return nil, errors.New("no result files to merge")
 	}
 	agg := NewAggregator(0)
 	owner := map[string]string{} // attack name -> file
+	var profiles []*runProfile
 	for _, p := range paths {
-		if err := mergeFile(agg, owner, p); err != nil {
+		prof := newRunProfile(p)
+		if err := mergeFile(agg, owner, p, prof); err != nil {
 			return nil, err
 		}
+		profiles = append(profiles, prof)
+	}
+	diffs := differences(profiles)
+	if len(diffs) > 0 && !cfg.force {
+		return nil, fmt.Errorf("the files measured different things, so their figures do not add up: %s (give --force to merge anyway)", strings.Join(diffs, "; "))
 	}
 	s := Summarize(agg)
+	for _, d := range diffs {
+		s.Warnings = append(s.Warnings, "merged with --force although "+d)
+	}
 	s.Source = "merge"
 	s.Files = append([]string(nil), paths...)
 	s.Target = strings.Join(s.Endpoints, " ")
@@ -39,7 +58,7 @@ func MergeFiles(paths []string, t Thresholds) (*Summary, error) {
 	return s, nil
 }
 
-func mergeFile(agg *Aggregator, owner map[string]string, path string) error {
+func mergeFile(agg *Aggregator, owner map[string]string, path string, prof *runProfile) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -68,6 +87,7 @@ func mergeFile(agg *Aggregator, owner map[string]string, path string) error {
 		if err := agg.Add(&res); err != nil {
 			return fmt.Errorf("%s: result %d: %w", path, n+1, err)
 		}
+		prof.add(agg.attacks[res.Attack].name, res.URL)
 	}
 	if n == 0 {
 		return fmt.Errorf("%s: holds no results", path)

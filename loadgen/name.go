@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -18,7 +19,7 @@ const AttackNamePrefix = "pagewalk/1"
 // that a result file alone is enough to recompute intended send times and
 // expected counts on another machine. It renders as
 //
-//	pagewalk/1;gen=GEN;depth=N[;last=1];rate=FREQ/PER;dur=DURATION;start=UNIXNANOS;binding=B;pageSize=P
+//	pagewalk/1;gen=GEN;depth=N[;last=1];rate=FREQ/PER;dur=DURATION;start=UNIXNANOS;binding=B;pageSize=P[;filter=Q][;store=N]
 //
 // for one depth (the sequential schedule), for example
 //
@@ -57,6 +58,14 @@ type AttackName struct {
 	Binding string
 	// PageSize is the pageSize of every request of the attack.
 	PageSize int
+	// Filters is the list filters of every request, as a URL query
+	// (contextId=c&status=s), "" for none. It renders as "filter=" with
+	// the query escaped, and only when set.
+	Filters string
+	// Store is the number of tasks in the list the attack walked, when the
+	// run knows it (pagewalk load --sizes); 0 when unknown. It renders as
+	// "store=N", only when set.
+	Store int
 }
 
 var generatorRE = regexp.MustCompile(`^[A-Za-z0-9._:@+-]{1,100}$`)
@@ -104,6 +113,12 @@ func (n AttackName) String() string {
 	}
 	fmt.Fprintf(&b, ";rate=%s;dur=%s;start=%d;binding=%s;pageSize=%d",
 		n.Rate, n.Duration, n.Start.UnixNano(), n.Binding, n.PageSize)
+	if n.Filters != "" {
+		fmt.Fprintf(&b, ";filter=%s", url.QueryEscape(n.Filters))
+	}
+	if n.Store > 0 {
+		fmt.Fprintf(&b, ";store=%d", n.Store)
+	}
 	return b.String()
 }
 
@@ -155,6 +170,10 @@ func ParseAttackName(s string) (AttackName, error) {
 			n.Binding = v
 		case "pageSize":
 			n.PageSize, err = strconv.Atoi(v)
+		case "filter":
+			n.Filters, err = url.QueryUnescape(v)
+		case "store":
+			n.Store, err = strconv.Atoi(v)
 		default:
 			// Unknown fields are ignored so newer generators can add some.
 		}

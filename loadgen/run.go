@@ -46,6 +46,7 @@ type Runner struct {
 	client     *http.Client
 	seeded     int
 	tool       string
+	store      int
 }
 
 // Option configures a Runner.
@@ -295,7 +296,7 @@ func (r *Runner) attack(ctx context.Context, b Bucket, targeter vegeta.Targeter,
 // its Start is set when the attack begins.
 func (r *Runner) attackName(b Bucket) AttackName {
 	return AttackName{Generator: r.generator, Depth: b.Depth, Last: b.Last, Rate: r.rate, Duration: r.duration,
-		Binding: string(r.h.client.Iface.Binding), PageSize: r.h.PageSize()}
+		Binding: string(r.h.client.Iface.Binding), PageSize: r.h.PageSize(), Filters: r.h.Filters(), Store: r.storeSize()}
 }
 
 // attackNamed runs one open-loop attack named name (Start is set here)

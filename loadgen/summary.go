@@ -56,6 +56,8 @@ type Summary struct {
 	// DepthRatio is p99(deepest)/p99(first), corrected; nil when either
 	// depth has no samples. Reported only: it decides nothing.
 	DepthRatio *DepthRatio `json:"depthRatio"`
+	// Sizes is the store-size study (pagewalk load --sizes), if asked for.
+	Sizes *SizesResult `json:"sizes,omitempty"`
 	// DepthShift is the depth cost the max-depth-ratio threshold judges:
 	// median(deepest)/median(first) with its confidence interval (and the
 	// p90 ratio beside it); nil when either depth has no samples.
@@ -133,6 +135,10 @@ type DepthStats struct {
 	// Corrected is the HDR histogram of successful requests, timed from
 	// the intended send time (coordinated omission corrected).
 	Corrected Latency `json:"corrected"`
+	// Uncorrected is the same successful requests timed from their actual
+	// send, in a second HDR histogram (same estimator as Corrected, so no
+	// uncorrected percentile exceeds the corrected one).
+	Uncorrected Latency `json:"uncorrected"`
 	// Drift compares the corrected p50 of the first and the last third of
 	// the schedule (nil without successes in both): a server that cannot
 	// keep up with the rate queues requests, and its latency climbs as the
@@ -142,7 +148,9 @@ type DepthStats struct {
 	// (all requests): the generator's own timer slack and backlog, which
 	// Corrected includes and Vegeta does not.
 	SendLag Latency `json:"sendLag"`
-	// Vegeta is vegeta's own uncorrected Metrics over all results.
+	// Vegeta is vegeta's own uncorrected Metrics over all results (errors
+	// included, t-digest percentiles), kept for its status codes and byte
+	// counts; the table shows Uncorrected instead.
 	Vegeta VegetaStats `json:"vegeta"`
 }
 

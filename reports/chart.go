@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/pagewalk/pagewalk/loadgen"
 )
@@ -35,7 +34,9 @@ type chartLine struct {
 
 // chartOf describes the corrected p50, p90 and p99 of every depth, and the
 // thresholds that are latencies: --max-p99, and the depth-ratio limit as
-// the latency it allows (the first depth's p99 times the ratio).
+// the latency it allows (the first depth's median times the ratio, which
+// the deepest depth's median must stay under; summaries from before the
+// median gate: the first depth's p99 times the ratio).
 func chartOf(l *loadgen.Summary) chartSpec {
 	var c chartSpec
 	var all []float64
@@ -62,11 +63,11 @@ func chartOf(l *loadgen.Summary) chartSpec {
 		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthShift != nil && l.DepthShift.BaseMedianMs > 0:
 			// The gate is on the median ratio: the line is for the p50 series.
 			v := l.DepthShift.BaseMedianMs * t.Limit
-			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p50 of depth %d × %.2f = %s ms", l.DepthShift.BaseDepth, t.Limit, fmtMs(v)), Value: v})
+			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p50 of depth %d × %s = %s ms", l.DepthShift.BaseDepth, loadgen.FormatRatio(t.Limit), fmtMs(v)), Value: v})
 		case t.Name == "max-depth-ratio" && t.Limit > 0 && l.DepthShift == nil && l.DepthRatio != nil && l.DepthRatio.FirstP99Ms > 0:
 			// A summary from before the median gate judged p99s.
 			v := l.DepthRatio.FirstP99Ms * t.Limit
-			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p99 of depth %d × %.2f = %s ms", l.DepthRatio.FirstDepth, t.Limit, fmtMs(v)), Value: v})
+			c.Lines = append(c.Lines, chartLine{Label: fmt.Sprintf("depth limit: p99 of depth %d × %s = %s ms", l.DepthRatio.FirstDepth, loadgen.FormatRatio(t.Limit), fmtMs(v)), Value: v})
 		}
 	}
 	for _, ln := range c.Lines {
@@ -83,15 +84,7 @@ func chartOf(l *loadgen.Summary) chartSpec {
 	return c
 }
 
-func fmtMs(v float64) string {
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 1:
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.3f", v)
-}
+func fmtMs(v float64) string { return loadgen.FormatMsValue(v) }
 
 // svgChart is a chartSpec laid out in SVG coordinates.
 type svgChart struct {
@@ -135,7 +128,7 @@ func layout(c chartSpec) svgChart {
 			if v < c.LogMin*0.999 || v > c.LogMax*1.001 || (m != 1 && hi-lo > 3) {
 				continue
 			}
-			g.Grid = append(g.Grid, svgTick{X: g.Left, Y: y(v), Label: strconv.FormatFloat(v, 'g', -1, 64), Class: map[bool]string{true: "major", false: "minor"}[m == 1]})
+			g.Grid = append(g.Grid, svgTick{X: g.Left, Y: y(v), Label: fmtMs(v), Class: map[bool]string{true: "major", false: "minor"}[m == 1]})
 		}
 	}
 	for i, d := range c.Depths {

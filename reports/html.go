@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pagewalk/pagewalk/loadgen"
 	"github.com/pagewalk/pagewalk/scenarios"
 )
 
@@ -89,13 +90,24 @@ func verdictClass(v any) string {
 }
 
 var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"join":  strings.Join,
-	"class": verdictClass,
-	"ms":    func(f float64) string { return fmt.Sprintf("%.2f", f) },
-	"pct":   func(f float64) float64 { return 100 * f },
-	"upper": strings.ToUpper,
-	"dur":   func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-	"spec":  specOr,
+	"join":           strings.Join,
+	"class":          verdictClass,
+	"ms":             loadgen.FormatMsValue,
+	"lat":            loadgen.FormatLatency,
+	"count":          loadgen.FormatCount,
+	"num":            loadgen.FormatNumber,
+	"rate":           loadgen.FormatRate,
+	"secs":           loadgen.FormatSeconds,
+	"ratio":          loadgen.FormatRatio,
+	"slope":          loadgen.FormatSlope,
+	"limit":          func(t loadgen.ThresholdResult) string { return loadgen.FormatThreshold(t.Unit, t.Limit) },
+	"observed":       observedOf,
+	"uncorrectedP99": uncorrectedP99,
+	"upper":          strings.ToUpper,
+	"i64":            func(n int) int64 { return int64(n) },
+	"pct":            func(f float64) float64 { return 100 * f },
+	"dur":            func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"spec":           specOr,
 	"info": func(r *scenarios.Result) []string {
 		var out []string
 		for _, f := range r.Findings {
@@ -163,8 +175,8 @@ svg .threshold{stroke:#c0392b;stroke-dasharray:6 4;stroke-width:1.5}svg text.thr
 <section id="load">
 <h2>Load</h2>
 <div id="load-verdict" class="banner {{class .Verdict}}">{{upper .Verdict}}</div>
-<p>Target <b>{{.Target}}</b>, binding {{.Binding}}, pageSize {{.PageSize}}; open-loop {{printf "%.0f" .Rate.PerSecond}}/s per depth for {{printf "%.0f" .DurationSeconds}}s; generators {{join .Generators ", "}}{{if .Seeded}}; seeded {{.Seeded}} tasks{{end}}.
-Latency is timed from the intended send time (coordinated omission corrected); vegeta's uncorrected p99 stands beside it in the table.</p>
+<p>Target <b>{{.Target}}</b>, binding {{.Binding}}, pageSize {{.PageSize}}; open-loop {{rate .Rate.PerSecond}} per depth for {{secs .DurationSeconds}}; generators {{join .Generators ", "}}{{if .Seeded}}; seeded {{count (i64 .Seeded)}} tasks{{end}}.
+Latency is timed from the intended send time (coordinated omission corrected); the uncorrected p99 (from the actual send) stands beside it in the table.</p>
 {{end}}
 {{with .Chart}}
 <svg id="load-chart" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="corrected p50, p90 and p99 latency by page depth, log scale">
@@ -179,13 +191,18 @@ Latency is timed from the intended send time (coordinated omission corrected); v
 </svg>
 {{end}}
 {{with .Load}}
-<table><tr><th>depth</th><th>requests</th><th>errors</th><th>dropped</th><th>late</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>vegeta p99 ms</th><th>throughput/s</th></tr>
-{{range .Depths}}<tr><td>{{.Label}}</td><td>{{.Requests}}</td><td>{{.Errors}}</td><td>{{.Dropped}}</td><td>{{.Late}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td><td>{{ms .Corrected.P999Ms}}</td><td>{{ms .Corrected.MaxMs}}</td><td>{{ms .Vegeta.P99Ms}}</td><td>{{printf "%.1f" .ThroughputPerSecond}}</td></tr>{{end}}
+<table><tr><th>depth</th><th>requests</th><th>errors</th><th>dropped</th><th>late</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>uncorrected p99 ms</th><th>throughput/s</th></tr>
+{{range .Depths}}<tr><td>{{.Label}}</td><td>{{count .Requests}}</td><td>{{count .Errors}}</td><td>{{count .Dropped}}</td><td>{{count .Late}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td><td>{{ms .Corrected.P999Ms}}</td><td>{{ms .Corrected.MaxMs}}</td><td>{{ms (uncorrectedP99 .)}}</td><td>{{num .ThroughputPerSecond 1}}</td></tr>{{end}}
 </table>
-{{if .DepthShift}}{{with .DepthShift}}<p>Depth cost: median(depth {{.DeepDepth}}) / median(depth {{.BaseDepth}}) = <b>{{printf "%.2f" .Ratio}}</b> ({{ms .DeepMedianMs}} ms / {{ms .BaseMedianMs}} ms), {{printf "%.0f" (pct .Confidence)}}% interval {{printf "%.2f" .Lo}}–{{printf "%.2f" .Hi}}, {{.Base}} and {{.Deep}} samples; p90 ratio {{printf "%.2f" .P90Ratio}}{{end}}{{with .DepthRatio}}; p99 ratio {{printf "%.2f" .Value}} (reported only){{end}}{{else}}{{with .DepthRatio}}<p>Depth cost: p99(depth {{.DeepDepth}}) / p99(depth {{.FirstDepth}}) = <b>{{printf "%.2f" .Value}}</b> ({{ms .DeepP99Ms}} ms / {{ms .FirstP99Ms}} ms){{end}}{{end}}{{with .Slope}}; slope {{printf "%.1f" .P50UsPer1000Pages}} µs (p50), {{printf "%.1f" .P99UsPer1000Pages}} µs (p99) per 1,000 pages{{end}}.</p>
+{{if .DepthShift}}{{with .DepthShift}}<p>Depth cost: median(depth {{.DeepDepth}}) / median(depth {{.BaseDepth}}) = <b>{{ratio .Ratio}}</b> ({{ms .DeepMedianMs}} ms / {{ms .BaseMedianMs}} ms), {{printf "%.0f" (pct .Confidence)}}% interval {{ratio .Lo}}–{{ratio .Hi}}, {{count (i64 .Base)}} and {{count (i64 .Deep)}} samples; p90 ratio {{ratio .P90Ratio}}{{end}}{{with .DepthRatio}}; p99 ratio {{ratio .Value}} (reported only){{end}}{{else}}{{with .DepthRatio}}<p>Depth cost: p99(depth {{.DeepDepth}}) / p99(depth {{.FirstDepth}}) = <b>{{ratio .Value}}</b> ({{ms .DeepP99Ms}} ms / {{ms .FirstP99Ms}} ms){{end}}{{end}}{{with .Slope}}; slope {{slope .P50UsPer1000Pages}} (p50), {{slope .P99UsPer1000Pages}} (p99){{end}}.</p>
 {{range .Inconclusive}}<p>inconclusive: {{.}}</p>{{end}}
+{{with .Sizes}}{{if .Skipped}}<p>Size study: skipped: {{.Skipped}}</p>{{else}}<p>Size study: page 1 and page {{.DeepDepth}} at each store size (tasks seeded by pagewalk in context {{.ContextID}}).</p>
+<table><tr><th>tasks</th><th>depth</th><th>requests</th><th>errors</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th></tr>
+{{range .Levels}}{{$n := .Tasks}}{{range .Depths}}<tr><td>{{count (i64 $n)}}</td><td>{{.Label}}</td><td>{{count .Requests}}</td><td>{{count .Errors}}</td><td>{{ms .Corrected.P50Ms}}</td><td>{{ms .Corrected.P90Ms}}</td><td>{{ms .Corrected.P99Ms}}</td></tr>{{end}}{{end}}
+</table>
+{{with .PageOne}}{{if and .Base .Deep}}<p>Page 1 at the largest size over the smallest: median ratio <b>{{ratio .Ratio}}</b> (interval {{ratio .Lo}}–{{ratio .Hi}}; {{lat .DeepMedianMs}} / {{lat .BaseMedianMs}}).</p>{{end}}{{end}}{{end}}{{end}}
 <table><tr><th>threshold</th><th>limit</th><th>observed</th><th>samples</th><th>status</th></tr>
-{{range .Thresholds}}<tr><td>{{.Name}}</td><td>{{.Limit}} {{.Unit}}</td><td>{{printf "%.3g" .Observed}} {{.Unit}}</td><td>{{.Samples}}</td><td><span class="badge {{class .Status}}">{{.Status}}</span></td></tr>{{end}}
+{{range .Thresholds}}<tr><td>{{.Name}}</td><td>{{limit .}}</td><td>{{observed .}}</td><td>{{count .Samples}}</td><td><span class="badge {{class .Status}}">{{.Status}}</span></td></tr>{{end}}
 </table>
 {{range .Warnings}}<p>warning: {{.}}</p>{{end}}
 </section>

@@ -168,33 +168,39 @@ func trim(s string, n int) string {
 
 func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 	fmt.Fprintf(s, "## Load: %s\n\n", strings.ToUpper(l.Verdict))
-	fmt.Fprintf(s, "- target: %s, binding %s, pageSize %d\n- open-loop rate %.0f/s per depth for %.0fs; generators: %s\n",
-		l.Target, l.Binding, l.PageSize, l.Rate.PerSecond, l.DurationSeconds, strings.Join(l.Generators, ", "))
+	fmt.Fprintf(s, "- target: %s, binding %s, pageSize %d\n- open-loop rate %s per depth for %s; generators: %s\n",
+		l.Target, l.Binding, l.PageSize, loadgen.FormatRate(l.Rate.PerSecond), loadgen.FormatSeconds(l.DurationSeconds), strings.Join(l.Generators, ", "))
 	if l.Seeded > 0 {
-		fmt.Fprintf(s, "- seeded %d tasks first\n", l.Seeded)
+		fmt.Fprintf(s, "- seeded %s tasks first\n", loadgen.FormatCount(int64(l.Seeded)))
 	}
-	s.WriteString("- latency is timed from the intended send time (coordinated omission corrected); vegeta's uncorrected p99 stands beside it\n\n")
-	s.WriteString("| depth | requests | errors | dropped | late | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | vegeta p99 ms | throughput/s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	s.WriteString("- latency is timed from the intended send time (coordinated omission corrected); the uncorrected p99 (from the actual send) stands beside it\n\n")
+	s.WriteString("| depth | requests | errors | dropped | late | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | uncorrected p99 ms | throughput/s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	c, m := loadgen.FormatCount, loadgen.FormatMsValue
 	for _, d := range l.Depths {
-		fmt.Fprintf(s, "| %s | %d | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f |\n", d.Label, d.Requests, d.Errors, d.Dropped, d.Late,
-			d.Corrected.P50Ms, d.Corrected.P90Ms, d.Corrected.P99Ms, d.Corrected.P999Ms, d.Corrected.MaxMs, d.Vegeta.P99Ms, d.ThroughputPerSecond)
+		fmt.Fprintf(s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", d.Label, c(d.Requests), c(d.Errors), c(d.Dropped), c(d.Late),
+			m(d.Corrected.P50Ms), m(d.Corrected.P90Ms), m(d.Corrected.P99Ms), m(d.Corrected.P999Ms), m(d.Corrected.MaxMs), m(uncorrectedP99(d)), loadgen.FormatNumber(d.ThroughputPerSecond, 1))
 	}
 	s.WriteString("\n")
 	if d := l.DepthShift; d != nil {
-		fmt.Fprintf(s, "Depth cost: median(depth %d) / median(depth %d) = **%.2f** (%.2f ms / %.2f ms), %.0f%% interval %.2f–%.2f, %d and %d samples; p90 ratio %.2f",
-			d.DeepDepth, d.BaseDepth, d.Ratio, d.DeepMedianMs, d.BaseMedianMs, 100*d.Confidence, d.Lo, d.Hi, d.Base, d.Deep, d.P90Ratio)
+		fmt.Fprintf(s, "Depth cost: median(depth %d) / median(depth %d) = **%s** (%s ms / %s ms), %.0f%% interval %s–%s, %s and %s samples; p90 ratio %s",
+			d.DeepDepth, d.BaseDepth, loadgen.FormatRatio(d.Ratio), loadgen.FormatMsValue(d.DeepMedianMs), loadgen.FormatMsValue(d.BaseMedianMs), 100*d.Confidence,
+			loadgen.FormatRatio(d.Lo), loadgen.FormatRatio(d.Hi), loadgen.FormatCount(int64(d.Base)), loadgen.FormatCount(int64(d.Deep)), loadgen.FormatRatio(d.P90Ratio))
 		if r := l.DepthRatio; r != nil {
-			fmt.Fprintf(s, "; p99 ratio %.2f (reported only)", r.Value)
+			fmt.Fprintf(s, "; p99 ratio %s (reported only)", loadgen.FormatRatio(r.Value))
 		}
 	} else if r := l.DepthRatio; r != nil {
-		fmt.Fprintf(s, "Depth cost: p99(depth %d) / p99(depth %d) = **%.2f** (%.2f ms / %.2f ms)", r.DeepDepth, r.FirstDepth, r.Value, r.DeepP99Ms, r.FirstP99Ms)
+		fmt.Fprintf(s, "Depth cost: p99(depth %d) / p99(depth %d) = **%s** (%s ms / %s ms)", r.DeepDepth, r.FirstDepth, loadgen.FormatRatio(r.Value),
+			loadgen.FormatMsValue(r.DeepP99Ms), loadgen.FormatMsValue(r.FirstP99Ms))
 	}
 	if sl := l.Slope; sl != nil {
-		fmt.Fprintf(s, "; slope %.1f µs (p50) and %.1f µs (p99) per 1,000 pages", sl.P50UsPer1000Pages, sl.P99UsPer1000Pages)
+		fmt.Fprintf(s, "; slope %s (p50) and %s (p99)", loadgen.FormatSlope(sl.P50UsPer1000Pages), loadgen.FormatSlope(sl.P99UsPer1000Pages))
+	}
+	if z := l.Sizes; z != nil {
+		writeSizesMD(s, z)
 	}
 	s.WriteString("\n\n| threshold | limit | observed | samples | status |\n|---|---|---|---|---|\n")
 	for _, t := range l.Thresholds {
-		fmt.Fprintf(s, "| %s | %g %s | %.3g %s | %d | %s |\n", t.Name, t.Limit, t.Unit, t.Observed, t.Unit, t.Samples, t.Status)
+		fmt.Fprintf(s, "| %s | %s | %s | %s | %s |\n", t.Name, loadgen.FormatThreshold(t.Unit, t.Limit), observedOf(t), c(t.Samples), t.Status)
 	}
 	for _, w := range l.Inconclusive {
 		fmt.Fprintf(s, "\n> inconclusive: %s\n", w)
@@ -203,4 +209,45 @@ func writeLoadMD(s *strings.Builder, l *loadgen.Summary) {
 		fmt.Fprintf(s, "\n> warning: %s\n", w)
 	}
 	s.WriteString("\n")
+}
+
+// observedOf renders a threshold's observed value, or "-" when it had no
+// samples to observe.
+func observedOf(t loadgen.ThresholdResult) string {
+	if t.Status == loadgen.StatusNoSamples {
+		return "-"
+	}
+	return loadgen.FormatThreshold(t.Unit, t.Observed)
+}
+
+// uncorrectedP99 is the uncorrected p99 of a depth: from the second HDR
+// histogram when the summary has one, else vegeta's figure (older
+// summaries).
+func uncorrectedP99(d loadgen.DepthStats) float64 {
+	if d.Uncorrected.Samples > 0 {
+		return d.Uncorrected.P99Ms
+	}
+	return d.Vegeta.P99Ms
+}
+
+// writeSizesMD renders the store-size study (pagewalk load --sizes).
+func writeSizesMD(s *strings.Builder, z *loadgen.SizesResult) {
+	if z.Skipped != "" {
+		fmt.Fprintf(s, "\n\nSize study: skipped: %s", z.Skipped)
+		return
+	}
+	fmt.Fprintf(s, "\n\nSize study: page 1 and page %d at each store size (tasks seeded by pagewalk in context `%s`).\n\n", z.DeepDepth, z.ContextID)
+	s.WriteString("| tasks | depth | requests | errors | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|---|---|\n")
+	c, m := loadgen.FormatCount, loadgen.FormatMsValue
+	for _, lv := range z.Levels {
+		for _, d := range lv.Depths {
+			fmt.Fprintf(s, "| %s | %s | %s | %s | %s | %s | %s |\n", c(int64(lv.Tasks)), d.Label, c(d.Requests), c(d.Errors),
+				m(d.Corrected.P50Ms), m(d.Corrected.P90Ms), m(d.Corrected.P99Ms))
+		}
+	}
+	if p := z.PageOne; p != nil && p.Base > 0 && p.Deep > 0 {
+		fmt.Fprintf(s, "\nPage 1 at the largest size over the smallest: median ratio **%s** (%.0f%% interval %s–%s; %s / %s)",
+			loadgen.FormatRatio(p.Ratio), 100*p.Confidence, loadgen.FormatRatio(p.Lo), loadgen.FormatRatio(p.Hi),
+			loadgen.FormatLatency(p.DeepMedianMs), loadgen.FormatLatency(p.BaseMedianMs))
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"golang.org/x/term"
 )
 
@@ -38,13 +39,13 @@ func (t *thresholdFlags) register(f *pflag.FlagSet) {
 func (t *thresholdFlags) thresholds() (loadgen.Thresholds, error) {
 	switch {
 	case t.maxRatio < 0:
-		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: must be 0 (off) or positive, got %g", t.maxRatio)
+		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: must be 0 (off) or positive, got %s", loadgen.FormatNumber(t.maxRatio, 6))
 	case t.maxRatio > 0 && t.maxRatio < 1:
-		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: a ratio below 1 would demand deep pages be faster than the first, got %g", t.maxRatio)
+		return loadgen.Thresholds{}, fmt.Errorf("--max-depth-ratio: a ratio below 1 would demand deep pages be faster than the first, got %s", loadgen.FormatNumber(t.maxRatio, 6))
 	case t.maxP99 < 0:
 		return loadgen.Thresholds{}, fmt.Errorf("--max-p99: must be 0 (off) or positive, got %s", t.maxP99)
 	case t.maxErrorRate > 1:
-		return loadgen.Thresholds{}, fmt.Errorf("--max-error-rate: a fraction from 0 to 1 (negative: off), got %g", t.maxErrorRate)
+		return loadgen.Thresholds{}, fmt.Errorf("--max-error-rate: a fraction from 0 to 1 (negative: off), got %s", loadgen.FormatNumber(t.maxErrorRate, 6))
 	}
 	return loadgen.Thresholds{MaxDepthRatio: t.maxRatio, MaxP99: t.maxP99, MaxErrorRate: t.maxErrorRate}, nil
 }
@@ -123,9 +124,11 @@ func loadCmd() *cobra.Command {
 		target, bindingName, principal, controlURL, controlToken string
 		contextID, status, rateSpec, depthSpec, jsonPath, outDir string
 		generator, progressMode, startAt, scheduleName           string
+		sizesSpec                                                string
 		seed, pageSize, historyLength, maxPages                  int
 		tokenTTL, duration, timeout, warmup, maxWalk, phaseGap   time.Duration
-		seedOnly                                                 bool
+		seedOnly, verbose                                        bool
+		maxSizeRatio                                             float64
 		th                                                       thresholdFlags
 	)
 	cmd := &cobra.Command{
@@ -140,8 +143,9 @@ last page) open loop at --rate each for --duration: by default in one attack
 that visits every depth once per round, in a shuffled order (--schedule
 interleaved), so that every depth sees the same warm-up and the same noise.
 It records latency from the intended send time in an HDR histogram
-(coordinated omission corrected) beside vegeta's own uncorrected figures, and
-judges the depth cost: the ratio median(deepest)/median(first page) with a
+(coordinated omission corrected) beside the uncorrected latency of the same
+requests (a second HDR histogram, from the actual send), and judges the
+depth cost: the ratio median(deepest)/median(first page) with a
 95% confidence interval, against --max-depth-ratio. p99s and the p99 ratio
 are reported and decide nothing unless --max-p99 is given.
 
@@ -154,6 +158,17 @@ every depth shares, hides a depth cost), or the walk stopped before the
 list's last page), with advice such as "raise --duration to about 30s".
 Every verdict states the samples per depth it rests on.
 
+--sizes 10000,100000 adds a store-size study: through the control API it
+seeds a list of its own (a fresh contextId; it never resets or touches other
+tasks) up to each size in turn, measures page 1 and a deep page at each size
+with the same warm-up, and judges page 1's median latency at the largest
+size over the smallest (95% interval) against --max-size-ratio, with the
+same PASS / FAIL / INCONCLUSIVE rules. Without a control API the study is
+skipped, with its reason.
+
+On a terminal (or with -v) a live line every 2s shows the attack's elapsed
+time, results against the sends expected, errors and the p50 so far.
+
 Exit codes: 0 pass, or inconclusive without --fail-inconclusive; 1 a
 threshold was breached or had no samples to judge, or inconclusive with
 --fail-inconclusive; 2 bad flags or a setup error (discovery, seeding,
@@ -164,6 +179,9 @@ See docs/load.md.`,
       --control-token ctl --seed 1000000 --rate 100 --duration 10s --out load-out --json load.json
   pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token --binding http \
       --depths 1,500,last --max-p99 50ms
+  # does page cost grow with the store? (needs the control API)
+  pagewalk load --target http://127.0.0.1:8080 --principal alice=alice-token --control-token ctl \
+      --depths 1,last --sizes 10000,100000 --max-size-ratio 1.5
   # one of three generators sharing 150/s:
   pagewalk load --target http://sut:8080 --principal alice=alice-token --rate 150/3s --out /results/gen-0`,
 		Args: cobra.NoArgs,
@@ -230,6 +248,18 @@ See docs/load.md.`,
 			case controlURL != "" && !strings.HasPrefix(controlURL, "http://") && !strings.HasPrefix(controlURL, "https://"):
 				return usage("--control: want the control API's http(s) base URL, e.g. http://127.0.0.1:8080/control, got %q", controlURL)
 			}
+			var sizes []int
+			if sizesSpec != "" {
+				if sizes, err = loadgen.ParseSizes(sizesSpec); err != nil {
+					return usage("--sizes: %v", err)
+				}
+				if startAt != "" {
+					return usage("--sizes: not with --start-at (a size study seeds between its measurements, so generators cannot line up)")
+				}
+			}
+			if maxSizeRatio < 0 || (maxSizeRatio > 0 && maxSizeRatio < 1) {
+				return usage("--max-size-ratio: must be 0 (off) or at least 1, got %s", loadgen.FormatNumber(maxSizeRatio, 3))
+			}
 			var start time.Time
 			if startAt != "" {
 				if start, err = time.Parse(time.RFC3339, startAt); err != nil {
@@ -258,8 +288,17 @@ See docs/load.md.`,
 				}
 			}
 			progress := loadgen.NoProgress
+			var live *loadgen.AttackProgress
 			if progressMode != "none" {
 				progress = loadgen.NewProgress(cmd.ErrOrStderr(), tty, 5*time.Second)
+				if tty || verbose {
+					live = loadgen.NewAttackProgress(progress, 2*time.Second)
+					defer live.Stop()
+				}
+			}
+			var liveSink func(*vegeta.Result) error
+			if live != nil {
+				liveSink = live.Sink
 			}
 
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -304,14 +343,14 @@ See docs/load.md.`,
 			}
 			seeded := 0
 			if seed > 0 {
-				progress.Logf("seeding %d tasks for %s through %s (batches of %d)", seed, pname, controlURL, loadgen.SeedBatch)
+				progress.Logf("seeding %s tasks for %s through %s (batches of %s)", loadgen.FormatCount(int64(seed)), pname, controlURL, loadgen.FormatCount(loadgen.SeedBatch))
 				seeded, err = loadgen.Seed(ctx, ctl, loadgen.SeedSpec{Count: seed, Owner: pname, Tenant: iface.Tenant,
 					ContextID: contextID, State: status}, progress)
 				if err != nil {
 					return usage("--seed: %v", err)
 				}
 				if seedOnly {
-					fmt.Fprintf(cmd.OutOrStdout(), "pagewalk load: seeded %d tasks for %s; --seed-only, so no load was run\n", seeded, pname)
+					fmt.Fprintf(cmd.OutOrStdout(), "pagewalk load: seeded %s tasks for %s; --seed-only, so no load was run\n", loadgen.FormatCount(int64(seeded)), pname)
 					return nil
 				}
 			}
@@ -334,6 +373,9 @@ See docs/load.md.`,
 			ropts := []loadgen.Option{loadgen.WithRate(rate), loadgen.WithDuration(duration), loadgen.WithWarmup(warmup), loadgen.WithTimeout(timeout),
 				loadgen.WithThresholds(thresholds), loadgen.WithSchedule(schedule), loadgen.WithProgress(progress), loadgen.WithGenerator(generator),
 				loadgen.WithDescription(target, pname, filters, seeded, "pagewalk "+version)}
+			if liveSink != nil {
+				ropts = append(ropts, loadgen.WithResultSink(liveSink))
+			}
 			if !start.IsZero() {
 				ropts = append(ropts, loadgen.WithStartAt(start, phaseGap))
 			}
@@ -355,6 +397,18 @@ See docs/load.md.`,
 					return usage("interrupted; no results written")
 				}
 				return flagErr(err)
+			}
+			if sizes != nil {
+				sr, err := runSizes(ctx, sizeRun{sizes: sizes, ctl: ctl, controlURL: controlURL, client: client, owner: pname, tenant: iface.Tenant,
+					pageSize: pageSize, historyLength: historyLength, rate: rate, duration: duration, warmup: warmup, timeout: timeout, ttl: ttl,
+					maxRatio: maxSizeRatio, generator: generator, progress: progress, sink: liveSink, schedule: schedule})
+				if err != nil {
+					if errors.Is(err, context.Canceled) {
+						return usage("interrupted; no results written")
+					}
+					return flagErr(err)
+				}
+				s.AddSizes(sr)
 			}
 			if out != nil {
 				if err := out.Close(); err != nil {
@@ -394,6 +448,42 @@ See docs/load.md.`,
 	f.StringVar(&startAt, "start-at", "", "RFC 3339 time at which to begin the attack, so generators line up (sequential: depth i begins at start-at + i×(warmup+duration+phase-gap))")
 	f.DurationVar(&phaseGap, "phase-gap", 5*time.Second, "sequential with --start-at: the pause between one depth's attack and the next, for replies to drain")
 	f.StringVar(&progressMode, "progress", "auto", "progress on stderr: auto (a bar on a terminal, lines otherwise), bar, lines or none")
+	f.StringVar(&sizesSpec, "sizes", "", "also measure page cost against store size: seed a list of its own up to each of these sizes in turn (e.g. 10000,100000; needs the control API) and compare page 1's latency at the smallest and largest")
+	f.Float64Var(&maxSizeRatio, "max-size-ratio", loadgen.DefaultMaxSizeRatio, "with --sizes, fail unless the median ratio of page 1 at the largest size over the smallest is at most this with 95% confidence (0: report only)")
+	f.BoolVarP(&verbose, "verbose", "v", false, "show the live attack progress line (every 2s) even when stderr is not a terminal")
 	th.register(f)
 	return cmd
+}
+
+// sizeRun is what runSizes needs from the load command.
+type sizeRun struct {
+	sizes                          []int
+	ctl                            *a2aclient.Control
+	controlURL                     string
+	client                         *a2aclient.Client
+	owner, tenant, generator       string
+	pageSize, historyLength        int
+	rate                           loadgen.Rate
+	duration, warmup, timeout, ttl time.Duration
+	maxRatio                       float64
+	progress                       loadgen.Progress
+	sink                           func(*vegeta.Result) error
+	schedule                       loadgen.Schedule
+}
+
+// runSizes runs the --sizes study, or, without a control API to seed
+// through, returns it skipped with the reason.
+func runSizes(ctx context.Context, r sizeRun) (*loadgen.SizesResult, error) {
+	if r.ctl == nil {
+		why := "the agent card declares no control API and --control was not given"
+		if r.controlURL != "" {
+			why = "no --control-token for the control API at " + r.controlURL
+		}
+		r.progress.Logf("size study skipped: %s", why)
+		return &loadgen.SizesResult{Skipped: "needs the control API to seed its own tasks: " + why}, nil
+	}
+	st := &loadgen.SizeStudy{Sizes: r.sizes, Control: r.ctl, Client: r.client, Owner: r.owner, Tenant: r.tenant,
+		PageSize: r.pageSize, HistoryLength: r.historyLength, Rate: r.rate, Duration: r.duration, Warmup: r.warmup, Timeout: r.timeout,
+		TokenTTL: r.ttl, MaxRatio: r.maxRatio, Generator: r.generator, Progress: r.progress, Sink: r.sink, Schedule: r.schedule}
+	return st.Run(ctx)
 }

@@ -40,6 +40,9 @@ func TestLoadFlagErrorsNameTheFlag(t *testing.T) {
 		"--control":         append(ok, "--control", "127.0.0.1:8080/control"),
 		"--start-at":        append(ok, "--start-at", "tomorrow"),
 		"--start-at ":       append(ok, "--start-at", "2001-01-01T00:00:00Z"),
+		"--sizes":           append(ok, "--sizes", "10000"),
+		"--sizes ":          append(ok, "--sizes", "10k,ten"),
+		"--max-size-ratio":  append(ok, "--max-size-ratio", "0.5"),
 	}
 	for flag, args := range cases {
 		err := runCmd(t, loadCmd(), args...)

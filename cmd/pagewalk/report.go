@@ -25,6 +25,7 @@ func reportCmd() *cobra.Command {
 func reportMergeCmd() *cobra.Command {
 	var (
 		jsonPath string
+		force    bool
 		th       thresholdFlags
 	)
 	cmd := &cobra.Command{
@@ -38,7 +39,9 @@ thresholds are evaluated once, on the merged data.
 
 Every file is read completely first: a bad file (unreadable, not a result
 file, truncated, or holding results another file also holds) fails the merge
-with an error naming it, and nothing is written.
+with an error naming it, and nothing is written. Files that measured
+different things (another target, binding, page size, filters or store
+size) are refused, naming the difference, unless --force.
 
 Exit codes: 0 pass; 1 a threshold was breached or had no samples; 2 bad
 input or flags.`,
@@ -61,7 +64,7 @@ input or flags.`,
 					return usage("--json: %s is a directory", jsonPath)
 				}
 			}
-			s, err := loadgen.MergeFiles(files, thresholds)
+			s, err := loadgen.MergeFiles(files, thresholds, loadgen.WithForce(force))
 			if err != nil {
 				return usage("merge: %v", err)
 			}
@@ -71,6 +74,7 @@ input or flags.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&jsonPath, "json", "", "write the merged JSON summary to this file (- for stdout, after the table)")
+	f.BoolVar(&force, "force", false, "merge files even when they measured different targets, bindings, page sizes, filters or store sizes (a warning names each difference)")
 	th.register(f)
 	return cmd
 }
