@@ -230,6 +230,18 @@ var checkerTests = map[string]func(*testing.T){
 		ok := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}`)
 		wantClean(t, "rejected", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}}))
 		wantFinding(t, "accepted", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}, {What: "contextId changed", Reply: ok}}), ClassHardened, "LT-SEED-4")
+		// A fresh request with the changed filter serves a task it does not
+		// admit: the filter is not applied at all (LT-FILTER-STATUS's
+		// defect), so the binding is only noted.
+		working := func(x a2aclient.Task) bool { return x.State == "TASK_STATE_WORKING" }
+		done := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"d1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":1,"totalSize":1}}`)
+		busy := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"w1","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":1,"totalSize":1}}`)
+		fs := CheckReplayFilters([]Replay{{What: "status added", Reply: ok, Control: done, Match: working, Owner: "LT-FILTER-STATUS"}})
+		wantClean(t, "filter not applied", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-FILTER-STATUS") {
+			t.Errorf("filter not applied: want one unfinished note naming LT-FILTER-STATUS, got %v", fs)
+		}
+		wantFinding(t, "filter applied by the control", CheckReplayFilters([]Replay{{What: "status added", Reply: ok, Control: busy, Match: working, Owner: "LT-FILTER-STATUS"}}), ClassHardened, "LT-SEED-4")
 	},
 	"CheckTamper": func(t *testing.T) {
 		rej := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: signature invalid"}}`)
@@ -304,8 +316,17 @@ var checkerTests = map[string]func(*testing.T){
 		}
 		fifty := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:50], ",")+`],"nextPageToken":"n","pageSize":50,"totalSize":60}}`)
 		sixty := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list, ",")+`],"nextPageToken":"","pageSize":100,"totalSize":60}}`)
-		wantClean(t, "50", CheckPageSizeDefault(fifty))
-		wantFinding(t, "60", CheckPageSizeDefault(sixty), ClassNonStrict, "LT-REQ-4")
+		ten := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:10], ",")+`],"nextPageToken":"n","pageSize":10,"totalSize":60}}`)
+		eleven := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:11], ",")+`],"nextPageToken":"n","pageSize":10,"totalSize":60}}`)
+		wantClean(t, "50", CheckPageSizeDefault(fifty, ten))
+		wantFinding(t, "60", CheckPageSizeDefault(sixty, ten), ClassNonStrict, "LT-REQ-4")
+		wantFinding(t, "60, no control", CheckPageSizeDefault(sixty, nil), ClassNonStrict, "LT-REQ-4")
+		// Every page size overrun: LT-PAGE-SHORT's defect, noted only.
+		fs := CheckPageSizeDefault(sixty, eleven)
+		wantClean(t, "60, control overrun", fs)
+		if !has(fs, ClassInfo, "LT-REQ-4") || !strings.Contains(fs[0].Message, "LT-PAGE-SHORT") {
+			t.Errorf("60, control overrun: want an Info naming LT-PAGE-SHORT, got %v", fs)
+		}
 	},
 	"CheckHistory": func(t *testing.T) {
 		full := []string{"m1", "m2", "m3", "m4"}
@@ -349,9 +370,19 @@ var checkerTests = map[string]func(*testing.T){
 	"CheckTotalSize": func(t *testing.T) {
 		h := hist(pg(1, "t", a, b), pg(2, "", c))
 		h.Pages[0].TotalSize, h.Pages[1].TotalSize = ptr(3), ptr(3)
-		wantClean(t, "total", CheckTotalSize(h, 3))
+		wantClean(t, "total", CheckTotalSize(h, 3, "ctx"))
 		h.Pages[1].TotalSize = ptr(4)
-		wantFinding(t, "wrong total", CheckTotalSize(h, 3), ClassNonStrict, "LT-RESP-6")
+		wantFinding(t, "wrong total", CheckTotalSize(h, 3, "ctx"), ClassNonStrict, "LT-RESP-6")
+		// The contextId filter ignored: LT-FILTER-CONTEXT's defect, noted only.
+		x := c
+		x.ContextID = "other"
+		h = hist(pg(1, "t", a, b), pg(2, "", x))
+		h.Pages[0].TotalSize, h.Pages[1].TotalSize = ptr(3), ptr(3)
+		fs := CheckTotalSize(h, 2, "ctx")
+		wantClean(t, "filter ignored", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-FILTER-CONTEXT") {
+			t.Errorf("filter ignored: want one unfinished note naming LT-FILTER-CONTEXT, got %v", fs)
+		}
 	},
 	"CheckFilter": func(t *testing.T) {
 		inCtx := func(ids ...string) func(a2aclient.Task) (bool, string) {

@@ -28,6 +28,28 @@ type Replay struct {
 	Reply *a2aclient.Page
 	// Foreign lists ids the caller must never see.
 	Foreign map[string]bool
+	// Control, where set, is a fresh request (no token) with the changed
+	// filter; Match tells the tasks that filter admits and Owner names the
+	// case that owns the filter. A control that serves a task the filter
+	// does not admit shows the filter not applied at all: its binding
+	// cannot be judged then.
+	Control *a2aclient.Page
+	Match   func(a2aclient.Task) bool
+	Owner   string
+}
+
+// unapplied returns the first task the control served that its filter
+// does not admit ("" when there is none or no control).
+func (r Replay) unapplied() string {
+	if r.Control == nil || r.Match == nil || r.Control.Err != nil {
+		return ""
+	}
+	for _, t := range r.Control.Tasks {
+		if !r.Match(t) {
+			return t.ID
+		}
+	}
+	return ""
 }
 
 // accepted reports whether the reply was a success page.
@@ -154,15 +176,22 @@ func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
 	base := a2aclient.ListRequest{ContextID: &ctx1, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 	tok := e.firstToken(e.A(), base)
 	after := At(1000).UTC().Format(time.RFC3339)
+	const state = "TASK_STATE_WORKING"
 	changes := []struct {
 		what string
 		mod  func(*a2aclient.ListRequest)
+		// match and owner, where set, make a control request: the changed
+		// filter without the token.
+		match func(a2aclient.Task) bool
+		owner string
 	}{
-		{"contextId changed", func(r *a2aclient.ListRequest) { r.ContextID = &ctx2 }},
-		{"status added", func(r *a2aclient.ListRequest) { r.Status = a2aclient.Ptr("TASK_STATE_COMPLETED") }},
-		{"statusTimestampAfter added", func(r *a2aclient.ListRequest) { r.StatusTimestampAfter = &after }},
-		{"historyLength changed", func(r *a2aclient.ListRequest) { r.HistoryLength = a2aclient.Ptr(1) }},
-		{"includeArtifacts changed", func(r *a2aclient.ListRequest) { r.IncludeArtifacts = a2aclient.Ptr(true) }},
+		{"contextId changed", func(r *a2aclient.ListRequest) { r.ContextID = &ctx2 },
+			func(t a2aclient.Task) bool { return t.ContextID == "" || t.ContextID == ctx2 }, "LT-FILTER-CONTEXT"},
+		{"status added", func(r *a2aclient.ListRequest) { r.Status = a2aclient.Ptr(state) },
+			func(t a2aclient.Task) bool { return t.State == "" || t.State == state }, "LT-FILTER-STATUS"},
+		{"statusTimestampAfter added", func(r *a2aclient.ListRequest) { r.StatusTimestampAfter = &after }, nil, ""},
+		{"historyLength changed", func(r *a2aclient.ListRequest) { r.HistoryLength = a2aclient.Ptr(1) }, nil, ""},
+		{"includeArtifacts changed", func(r *a2aclient.ListRequest) { r.IncludeArtifacts = a2aclient.Ptr(true) }, nil, ""},
 	}
 	var out []Replay
 	for _, c := range changes {
@@ -172,7 +201,15 @@ func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
 		e.By("replay the page-2 token with %s", c.what)
 		p, err := e.A().ListTasks(e.ctx, r)
 		e.Check(err, "ListTasks")
-		out = append(out, Replay{What: c.what, Reply: p})
+		rp := Replay{What: c.what, Reply: p, Match: c.match, Owner: c.owner}
+		if c.match != nil && rp.accepted() {
+			ctl := base
+			c.mod(&ctl)
+			e.By("control: list with %s and no token", c.what)
+			rp.Control, err = e.A().ListTasks(e.ctx, ctl)
+			e.Check(err, "ListTasks")
+		}
+		out = append(out, rp)
 	}
 	return out
 }
@@ -182,6 +219,10 @@ func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
 func CheckReplayFilters(rs []Replay) []Finding {
 	var fs []Finding
 	for _, r := range rs {
+		if id := r.unapplied(); r.accepted() && id != "" {
+			fs = append(fs, Observe(R("LT-SEED-4", "LT-PAGE-2"), "could not judge the token's binding (%s): a fresh request with that filter served task %s, which it does not admit, so the filter is not applied at all (judged by %s)", r.What, id, r.Owner).Of("unfinished", r.What))
+			continue
+		}
 		if r.accepted() {
 			fs = append(fs, Breach(R("LT-SEED-4", "LT-PAGE-2"), "a token was accepted with the filter set changed (%s); the seed binds tokens to contextId, status, statusTimestampAfter, historyLength and includeArtifacts", r.What).
 				WithWitness(r.Reply.X.Transcript()))
