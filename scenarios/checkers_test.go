@@ -429,9 +429,16 @@ var checkerTests = map[string]func(*testing.T){
 		failed := hist()
 		endF := Breach(R("LT-OP-1"), "ListTasks with valid parameters failed: 404")
 		failed.End, failed.EndFinding = "the first page failed: 404", &endF
-		fs := CheckScopeTenant([2]ScopeWalk{{What: "main", H: hist(pg(1, "", a)), Own: 1}, {What: "other", H: failed, Own: 1}}, here, there, true)
+		fs := CheckScopeTenant([2]ScopeWalk{{What: "main", H: failed, Own: 1}, {What: "other", H: hist(pg(1, "", b)), Own: 1}}, here, there, true)
 		if j := judged(fs); len(j) != 1 || j[0].Reqs[0] != "LT-OP-1" {
 			t.Errorf("a failed listing: want its one LT-OP-1 finding, got %v", j)
+		}
+		// The other tenant's listing failing on its first page is a request
+		// with the tenant that fails: LT-TENANT-ROUTE's defect, noted only.
+		fs = CheckScopeTenant([2]ScopeWalk{{What: "main", H: hist(pg(1, "", a)), Own: 1}, {What: "other", H: failed, Own: 1}}, here, there, true)
+		wantClean(t, "the other tenant's listing failed", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-TENANT-ROUTE") {
+			t.Errorf("the other tenant's listing failed: want one unfinished note naming LT-TENANT-ROUTE, got %v", fs)
 		}
 		// Where the card declares no tenant, tenants are the server's choice.
 		for _, f := range CheckScopeTenant(leak, here, there, false) {

@@ -256,11 +256,17 @@ func (e *Env) tenantWalks(ctx, other string, here, there int) [2]ScopeWalk {
 // CheckScopeTenant judges listings of two tenants (LT-SCOPE-TENANT). A leak
 // breaks LT-AUTHZ-2 where the Agent Card declares tenants; where it does
 // not, whether tenants separate tasks is the server's choice (LT-AUTHZ-8)
-// and a leak is recorded as Info.
+// and a leak is recorded as Info. A listing of the other tenant that fails
+// on its first page is a request with the tenant that fails, which
+// LT-TENANT-ROUTE owns: this case notes that it could not judge that
+// tenant's listing. One defect, one finding.
 func CheckScopeTenant(ws [2]ScopeWalk, inHere, inOther map[string]bool, declared bool) []Finding {
 	reqs := R("LT-AUTHZ-2", "LT-AUTHZ-8")
 	if !declared {
 		reqs = R("LT-AUTHZ-8", "LT-AUTHZ-2")
+	}
+	if h := ws[1].H; h.EndFinding != nil && h.Owner == "" && len(h.EndFinding.Reqs) > 0 && h.EndFinding.Reqs[0] == "LT-OP-1" {
+		ws[1].H.Owner = "LT-TENANT-ROUTE"
 	}
 	fs := checkScope(ws[:1], inOther, "tenant", reqs)
 	return append(fs, checkScope(ws[1:], inHere, "tenant", reqs)...)
