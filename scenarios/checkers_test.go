@@ -262,6 +262,18 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "expired", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: exp}))
 		wantFinding(t, "never expires", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: ok}), ClassHardened, "LT-SEED-3")
 		wantFinding(t, "empty page", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: empty}), ClassHardened, "LT-SEED-4")
+		wrong := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageToken: expired"}}`)
+		wrongSize := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageSize: out of range"}}`)
+		rightSize := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize: out of range"}}`)
+		wantFinding(t, "wrong code, no control", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: wrong}), ClassHardened, "LT-SEED-4")
+		wantFinding(t, "wrong code for the token only", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: wrong, Control: rightSize}), ClassHardened, "LT-SEED-4")
+		// Every invalid parameter gets the wrong code: LT-ERR-ENVELOPE's
+		// defect, noted only.
+		fs := CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: wrong, Control: wrongSize})
+		wantClean(t, "wrong code for every invalid parameter", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-ERR-ENVELOPE") {
+			t.Errorf("wrong code for every invalid parameter: want one unfinished note naming LT-ERR-ENVELOPE, got %v", fs)
+		}
 	},
 	"CheckContinuation": func(t *testing.T) {
 		ok := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":2,"totalSize":1}`)
