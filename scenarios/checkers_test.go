@@ -246,11 +246,21 @@ var checkerTests = map[string]func(*testing.T){
 	"CheckTamper": func(t *testing.T) {
 		rej := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: signature invalid"}}`)
 		ok := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"b9","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":3,"totalSize":1}}`)
-		wantClean(t, "rejected", CheckTamper([]Tamper{{How: "x", Reply: rej}}, nil))
-		wantFinding(t, "accepted", CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: ok}}, nil), ClassHardened, "LT-SEED-3")
-		wantFinding(t, "leaks", CheckTamper([]Tamper{{How: "y", Reply: ok}}, map[string]bool{"b9": true}), ClassFail, "LT-AUTHZ-1")
+		wantClean(t, "rejected", CheckTamper([]Tamper{{How: "x", Reply: rej}}, nil, rej))
+		wantFinding(t, "accepted", CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: ok}}, nil, rej), ClassHardened, "LT-SEED-3")
+		wantFinding(t, "leaks", CheckTamper([]Tamper{{How: "y", Reply: ok}}, map[string]bool{"b9": true}, rej), ClassFail, "LT-AUTHZ-1")
+		// A made-up token is accepted, and a tampered one serves exactly its
+		// page: read as no token of the server's (LT-TOKEN-GARBAGE's defect),
+		// noted only; a tampered token serving another page still counts.
+		first := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"a1","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"n","pageSize":3,"totalSize":2}}`)
+		fs := CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: first}}, nil, first)
+		wantClean(t, "read as a made-up token", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-TOKEN-GARBAGE") {
+			t.Errorf("read as a made-up token: want one unfinished note naming LT-TOKEN-GARBAGE, got %v", fs)
+		}
+		wantFinding(t, "edit honoured beside a made-up token accepted", CheckTamper([]Tamper{{How: "y", Reply: first}, {How: "z", Reply: ok}}, nil, first), ClassHardened, "LT-SEED-3")
 		boom := pageReply(a2aclient.HTTPJSON, 500, `{"error":{"code":500,"status":"INTERNAL","message":"panic"}}`)
-		wantFinding(t, "server error", CheckTamper([]Tamper{{How: "z", Reply: boom}}, nil), ClassNonStrict, "LT-ERR-2")
+		wantFinding(t, "server error", CheckTamper([]Tamper{{How: "z", Reply: boom}}, nil, rej), ClassNonStrict, "LT-ERR-2")
 		if vs := TamperVariants("AQHql83iw9ywBo6pr6a_3LAGAweG", 8); len(vs) < 10 {
 			t.Errorf("TamperVariants: %d variants", len(vs))
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -370,7 +371,8 @@ var _ = Register(Scenario{
 				foreign[id] = true
 			}
 		}
-		e.Report(CheckTamper(e.tamper(a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}), foreign)...)
+		vs, madeUp := e.tamper(a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)})
+		e.Report(CheckTamper(vs, foreign, madeUp)...)
 	},
 	BlackBox: func(e *Env) {
 		p := e.Probe()
@@ -381,12 +383,18 @@ var _ = Register(Scenario{
 			}
 			e.Note("%d tasks of %s are known: a tampered token must never show one", len(foreign), o.Principal)
 		}
-		e.Report(CheckTamper(e.tamper(a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}), foreign)...)
+		vs, madeUp := e.tamper(a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)})
+		e.Report(CheckTamper(vs, foreign, madeUp)...)
 	},
 })
 
-// tamper sends tampered copies of the page-2 token of req.
-func (e *Env) tamper(req a2aclient.ListRequest) []Tamper {
+// madeUpToken is a page token of plausible shape that no server issued:
+// the control of LT-TOKEN-TAMPER.
+const madeUpToken = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+// tamper sends tampered copies of the page-2 token of req, and, as the
+// control, a made-up token with the same request.
+func (e *Env) tamper(req a2aclient.ListRequest) ([]Tamper, *a2aclient.Page) {
 	tok := e.firstToken(e.A(), req)
 	vs := TamperVariants(tok, 48)
 	e.By("send %d tampered copies of page 1's token", len(vs))
@@ -397,25 +405,49 @@ func (e *Env) tamper(req a2aclient.ListRequest) []Tamper {
 		e.Check(err, "ListTasks")
 		vs[i].Reply = p
 	}
-	return vs
+	e.By("control: send a made-up token the server never issued")
+	r := req
+	r.PageToken = madeUpToken
+	p, err := e.A().ListTasks(e.ctx, r)
+	e.Check(err, "ListTasks")
+	return vs, p
 }
 
-// CheckTamper judges replies to tampered tokens (LT-TOKEN-TAMPER).
-func CheckTamper(vs []Tamper, foreign map[string]bool) []Finding {
+// asMadeUp reports whether reply is a success page serving exactly what
+// the made-up token's success page served.
+func asMadeUp(reply, madeUp *a2aclient.Page) bool {
+	if madeUp == nil || reply == nil || !(Replay{Reply: madeUp}).accepted() || !(Replay{Reply: reply}).accepted() {
+		return false
+	}
+	return slices.Equal(reply.IDs(), madeUp.IDs())
+}
+
+// CheckTamper judges replies to tampered tokens (LT-TOKEN-TAMPER). madeUp
+// is the reply to a token the server never issued: when it was accepted,
+// a tampered token whose page is exactly the made-up token's was read as
+// no token of the server's, which LT-TOKEN-GARBAGE owns (one defect, one
+// finding); only the other accepted tokens show an edit honoured.
+func CheckTamper(vs []Tamper, foreign map[string]bool, madeUp *a2aclient.Page) []Finding {
 	var fs []Finding
-	var accepted []Tamper
+	var accepted, unknown []Tamper
 	for _, v := range vs {
 		r := Replay{Reply: v.Reply, Foreign: foreign}
 		if leaked := r.leaked(); len(leaked) > 0 {
 			fs = append(fs, Breach(R("LT-AUTHZ-1", "LT-AUTHZ-4"), "a tampered token (%s) listed another principal's tasks: %s", v.How, strings.Join(first(leaked, 5), ", ")).
 				WithWitness(v.Reply.X.Transcript()))
 		}
-		if r.accepted() {
+		if r.accepted() && asMadeUp(v.Reply, madeUp) {
+			unknown = append(unknown, v)
+		} else if r.accepted() {
 			accepted = append(accepted, v)
 		} else if v.Reply != nil && v.Reply.Err != nil && v.Reply.X.Status >= 500 {
 			fs = append(fs, Breach(R("LT-ERR-2", "LT-ERR-1"), "a tampered token (%s) caused a server error instead of a validation error: %s", v.How, v.Reply.Err).
 				WithWitness(v.Reply.X.Transcript()))
 		}
+	}
+	if len(unknown) > 0 {
+		fs = append(fs, Observe(R("LT-SEED-3"), "%d of %d tampered tokens (first: %s) were answered exactly as a made-up token the server never issued, which was accepted too: they were read as no token of the server's (judged by LT-TOKEN-GARBAGE), so whether an edit is honoured could not be judged on them",
+			len(unknown), len(vs), unknown[0].How).Of("unfinished", "").WithWitness(unknown[0].Reply.X.Transcript()))
 	}
 	if len(accepted) > 0 {
 		fs = append(fs, Breach(R("LT-SEED-3"), "%d of %d tampered tokens were accepted (first: %s); the seed signs tokens so that an edited token is rejected",
