@@ -76,6 +76,16 @@ func judged(fs []Finding) []Finding {
 	return out
 }
 
+// hasNote reports whether fs holds an Info finding of kind k naming owner.
+func hasNote(fs []Finding, k, owner string) bool {
+	for _, f := range fs {
+		if f.Class == ClassInfo && f.Kind == k && strings.Contains(f.Message, owner) {
+			return true
+		}
+	}
+	return false
+}
+
 func wantClean(t *testing.T, name string, fs []Finding) {
 	t.Helper()
 	if j := judged(fs); len(j) > 0 {
@@ -200,6 +210,34 @@ var checkerTests = map[string]func(*testing.T){
 			{Label: "pageSize 4", H: hist(pg(1, "x", a, t3, t2, t1), pg(2, "", t4, c))},
 		}
 		wantClean(t, "same order in both walks", CheckTies(same, CompareWalks(same, tr4)))
+		// One defect, one finding. A walk out of timestamp order (here the
+		// evidence walk: c before the newer a) is LT-WALK-ORDER's: the tie
+		// order is not judged.
+		unsorted := []Walked{{Label: "other", H: hist(pg(1, "", c, a))}}
+		fs := CheckTies(flip, CompareWalks(flip, tr4), unsorted...)
+		wantClean(t, "flipped, but pages out of order", fs)
+		if !hasNote(fs, "unfinished", "LT-WALK-ORDER") {
+			t.Errorf("flipped, but pages out of order: want an unfinished note naming LT-WALK-ORDER, got %v", fs)
+		}
+		// A page that starts with the previous page's last task, untied (a
+		// on the evidence walk): LT-WALK-EXACT's, so a tied repeat is not
+		// judged here; without that evidence it is.
+		tiedRep := walked(hist(pg(1, "x", a, t3), pg(2, "y", t3, t2, t1), pg(3, "", c)))
+		wantFinding(t, "tied task repeated", CheckTies(tiedRep, CompareWalks(tiedRep, tr)), ClassHardened, "LT-SEED-2")
+		untied := []Walked{{Label: "other", H: hist(pg(1, "x", d, a), pg(2, "", a, c))}}
+		fs = CheckTies(tiedRep, CompareWalks(tiedRep, tr), untied...)
+		wantClean(t, "tied repeat beside an untied one", fs)
+		if !hasNote(fs, "unfinished", ownerExact) {
+			t.Errorf("tied repeat beside an untied one: want an unfinished note naming %s, got %v", ownerExact, fs)
+		}
+		// The walk ends on nextPageToken "" with a task tied with its last
+		// one unserved: cut short (LT-WALK-LAST-PAGE's), noted only.
+		cut := walked(hist(pg(1, "x", a, t3), pg(2, "", t2)))
+		fs = CheckTies(cut, CompareWalks(cut, tr))
+		wantClean(t, "cut short in a tie", fs)
+		if !hasNote(fs, "unfinished", ownerLastPage) {
+			t.Errorf("cut short in a tie: want an unfinished note naming %s, got %v", ownerLastPage, fs)
+		}
 		// The same skip is not LT-WALK-EXACT's: no tie finding there.
 		w := walked(hist(pg(1, "x", a, t3), pg(2, "", c)))
 		wantClean(t, "tie skip is not an exact finding", CheckExact(w, CompareWalks(w, tr)))
@@ -216,6 +254,33 @@ var checkerTests = map[string]func(*testing.T){
 		bad.Writes = h.Writes
 		wantFinding(t, "offset duplicate", CheckMoving("LT-MOVE-BEHIND", bad, tr, cu), ClassFail, "LT-OP-4")
 		wantFinding(t, "catch-up missed it", CheckMoving("LT-MOVE-BEHIND", h, tr, CatchUp{Since: "x", H: hist(pg(1, "", a))}), ClassHardened, "LT-SEED-7")
+		// One defect, one finding. The walk ends on nextPageToken "" before
+		// the oldest unchanged task: LT-WALK-LAST-PAGE's, noted only.
+		tr5 := truthOf(a, b, c, d, e5)
+		short := hist(pg(1, "t", a, b), pg(2, "", c))
+		short.Writes = h.Writes
+		fs := CheckMoving("LT-MOVE-BEHIND", short, tr5, CatchUp{})
+		wantClean(t, "cut short", fs)
+		if !hasNote(fs, "unfinished", ownerLastPage) {
+			t.Errorf("cut short: want an unfinished note naming %s, got %v", ownerLastPage, fs)
+		}
+		// A task skipped in the middle is this case's, cut short or not.
+		wantFinding(t, "skipped in the middle", CheckMoving("LT-MOVE-BEHIND", hist(pg(1, "t", a), pg(2, "", c, e5)), tr5, CatchUp{}), ClassFail, "LT-OP-4")
+		// Pages that repeat the previous page's last task where nothing was
+		// written: LT-WALK-EXACT's, and the repeat at the write cannot be
+		// told from it.
+		overlap := hist(pg(1, "t", a, b), pg(2, "u", b, c), pg(3, "", c, e5))
+		overlap.Writes = h.Writes
+		fs = CheckMoving("LT-MOVE-BEHIND", overlap, tr5, CatchUp{})
+		wantClean(t, "repeats on a still listing", fs)
+		if !hasNote(fs, "unfinished", ownerExact) {
+			t.Errorf("repeats on a still listing: want an unfinished note naming %s, got %v", ownerExact, fs)
+		}
+		// The offset shift repeats only where the write was made: this
+		// case's (bad above).
+		shift := hist(pg(1, "t", a, b), pg(2, "u", b, c), pg(3, "", e5))
+		shift.Writes = h.Writes
+		wantFinding(t, "repeat only at the write", CheckMoving("LT-MOVE-BEHIND", shift, tr5, CatchUp{}), ClassFail, "LT-OP-4")
 	},
 	"CheckReplayPrincipal": func(t *testing.T) {
 		foreign := map[string]bool{"a1": true}
@@ -477,6 +542,15 @@ var checkerTests = map[string]func(*testing.T){
 		// an own task never served.
 		wantClean(t, "own task twice", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b, c), pg(2, "", c)), Own: 2}}, foreign))
 		wantFinding(t, "own task missed behind a duplicate", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", b)), Own: 2}}, foreign), ClassFail, "LT-OP-4")
+		// Own tasks missing only past the oldest one served, on a walk that
+		// ended on nextPageToken "": LT-WALK-LAST-PAGE's, noted only.
+		own := truthOf(b, c, d)
+		fs := CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", c)), Own: 3, Truth: own}}, foreign)
+		wantClean(t, "cut short", fs)
+		if !hasNote(fs, "unfinished", ownerLastPage) {
+			t.Errorf("cut short: want an unfinished note naming %s, got %v", ownerLastPage, fs)
+		}
+		wantFinding(t, "own task missed in the middle", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", d)), Own: 3, Truth: own}}, foreign), ClassFail, "LT-OP-4")
 	},
 	"CheckScopeGet": func(t *testing.T) {
 		nf := `{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"task not found"}}`
