@@ -229,6 +229,7 @@ func TestKillMatrix(t *testing.T) {
 
 	killedBy := map[string]bool{}
 	for i, row := range rows {
+		alsoSeen := map[string]bool{}
 		for _, col := range columns {
 			run := runs[i][col]
 			name := row.Fault
@@ -271,6 +272,7 @@ func TestKillMatrix(t *testing.T) {
 				}
 				if col != colBlackBox {
 					for _, id := range alsoCases(row, col, run.results) {
+						alsoSeen[id] = true
 						if _, ok := row.Also[id]; !ok {
 							t.Errorf("%s, %s: %s also reports a finding above Info%s; one defect, one finding: make it say what it could not judge, or explain the second defect in the row's Also", name, col, id, verdictsOf(run.results, id))
 						}
@@ -279,6 +281,11 @@ func TestKillMatrix(t *testing.T) {
 				if col == colBlackBox && len(row.BlackBox) == 0 && row.NotBlackBox == "" {
 					t.Errorf("%s: the row names no black-box kill and does not say why it cannot be seen black-box", name)
 				}
+			}
+		}
+		for id := range row.Also {
+			if !alsoSeen[id] && runs[i][colDefault].err == nil && runs[i][colHardened].err == nil {
+				t.Errorf("%s: the row's Also explains %s, which reported nothing above Info in either control-API column: drop it", row.Fault, id)
 			}
 		}
 	}
