@@ -238,6 +238,15 @@ var checkerTests = map[string]func(*testing.T){
 		if !hasNote(fs, "unfinished", ownerLastPage) {
 			t.Errorf("cut short in a tie: want an unfinished note naming %s, got %v", ownerLastPage, fs)
 		}
+		// Ending inside a tie group with nothing older missing is no proof
+		// of an early end: a tie-unsafe cursor does that, and it is this
+		// case's (and not LT-WALK-LAST-PAGE's).
+		tr3 := truthOf(a, t3, t2, t1)
+		inTie := walked(hist(pg(1, "x", a, t3), pg(2, "", t2)))
+		wantFinding(t, "walk ends inside a tie", CheckTies(inTie, CompareWalks(inTie, tr3)), ClassHardened, "LT-SEED-2")
+		if fs := CompareWalks(inTie, tr3).cutShortFindings(inTie); len(fs) != 0 {
+			t.Errorf("walk ends inside a tie: not cut short, got %v", fs)
+		}
 		// The same skip is not LT-WALK-EXACT's: no tie finding there.
 		w := walked(hist(pg(1, "x", a, t3), pg(2, "", c)))
 		wantClean(t, "tie skip is not an exact finding", CheckExact(w, CompareWalks(w, tr)))

@@ -14,11 +14,13 @@ import (
 // (LT-WALK-EXACT).
 
 // cutShort returns the ids of missing (tasks the walk had to serve, by
-// truth) that are not newer than the oldest unchanged task the walk served,
-// when the walk ended on nextPageToken "": the final page said there was
-// no more while they remained, which LT-WALK-LAST-PAGE judges (LT-RESP-3).
-// Tasks written during the walk are not counted: they may have moved
-// anywhere.
+// truth) that are older than the oldest unchanged task the walk served, or
+// tied with it when an older one is missing too, when the walk ended on
+// nextPageToken "": the final page said there was no more while they
+// remained, which LT-WALK-LAST-PAGE judges (LT-RESP-3). A walk that ends
+// inside a tie group with nothing older missing is no proof of an early
+// end (a tie-unsafe cursor does that: LT-TIE-BOUNDARY's). Tasks written
+// during the walk are not counted: they may have moved anywhere.
 func cutShort(h History, truth Truth, missing []string) []string {
 	if h.Ended() || len(missing) == 0 {
 		return nil
@@ -43,9 +45,15 @@ func cutShort(h History, truth Truth, missing []string) []string {
 	if !found {
 		return nil
 	}
+	olderMissing := false
+	for _, id := range missing {
+		if ts, ok := truth[id]; ok && ts.Before(last) {
+			olderMissing = true
+		}
+	}
 	var out []string
 	for _, id := range missing {
-		if ts, ok := truth[id]; ok && !ts.After(last) {
+		if ts, ok := truth[id]; ok && (ts.Before(last) || ts.Equal(last) && olderMissing) {
 			out = append(out, id)
 		}
 	}
