@@ -76,6 +76,16 @@ func judged(fs []Finding) []Finding {
 	return out
 }
 
+// hasNote reports whether fs holds an Info finding of kind k naming owner.
+func hasNote(fs []Finding, k, owner string) bool {
+	for _, f := range fs {
+		if f.Class == ClassInfo && f.Kind == k && strings.Contains(f.Message, owner) {
+			return true
+		}
+	}
+	return false
+}
+
 func wantClean(t *testing.T, name string, fs []Finding) {
 	t.Helper()
 	if j := judged(fs); len(j) > 0 {
@@ -200,6 +210,43 @@ var checkerTests = map[string]func(*testing.T){
 			{Label: "pageSize 4", H: hist(pg(1, "x", a, t3, t2, t1), pg(2, "", t4, c))},
 		}
 		wantClean(t, "same order in both walks", CheckTies(same, CompareWalks(same, tr4)))
+		// One defect, one finding. A walk out of timestamp order (here the
+		// evidence walk: c before the newer a) is LT-WALK-ORDER's: the tie
+		// order is not judged.
+		unsorted := []Walked{{Label: "other", H: hist(pg(1, "", c, a))}}
+		fs := CheckTies(flip, CompareWalks(flip, tr4), unsorted...)
+		wantClean(t, "flipped, but pages out of order", fs)
+		if !hasNote(fs, "unfinished", "LT-WALK-ORDER") {
+			t.Errorf("flipped, but pages out of order: want an unfinished note naming LT-WALK-ORDER, got %v", fs)
+		}
+		// A page that starts with the previous page's last task, untied (a
+		// on the evidence walk): LT-WALK-EXACT's, so a tied repeat is not
+		// judged here; without that evidence it is.
+		tiedRep := walked(hist(pg(1, "x", a, t3), pg(2, "y", t3, t2, t1), pg(3, "", c)))
+		wantFinding(t, "tied task repeated", CheckTies(tiedRep, CompareWalks(tiedRep, tr)), ClassHardened, "LT-SEED-2")
+		untied := []Walked{{Label: "other", H: hist(pg(1, "x", d, a), pg(2, "", a, c))}}
+		fs = CheckTies(tiedRep, CompareWalks(tiedRep, tr), untied...)
+		wantClean(t, "tied repeat beside an untied one", fs)
+		if !hasNote(fs, "unfinished", ownerExact) {
+			t.Errorf("tied repeat beside an untied one: want an unfinished note naming %s, got %v", ownerExact, fs)
+		}
+		// The walk ends on nextPageToken "" with a task tied with its last
+		// one unserved: cut short (LT-WALK-LAST-PAGE's), noted only.
+		cut := walked(hist(pg(1, "x", a, t3), pg(2, "", t2)))
+		fs = CheckTies(cut, CompareWalks(cut, tr))
+		wantClean(t, "cut short in a tie", fs)
+		if !hasNote(fs, "unfinished", ownerLastPage) {
+			t.Errorf("cut short in a tie: want an unfinished note naming %s, got %v", ownerLastPage, fs)
+		}
+		// Ending inside a tie group with nothing older missing is no proof
+		// of an early end: a tie-unsafe cursor does that, and it is this
+		// case's (and not LT-WALK-LAST-PAGE's).
+		tr3 := truthOf(a, t3, t2, t1)
+		inTie := walked(hist(pg(1, "x", a, t3), pg(2, "", t2)))
+		wantFinding(t, "walk ends inside a tie", CheckTies(inTie, CompareWalks(inTie, tr3)), ClassHardened, "LT-SEED-2")
+		if fs := CompareWalks(inTie, tr3).cutShortFindings(inTie); len(fs) != 0 {
+			t.Errorf("walk ends inside a tie: not cut short, got %v", fs)
+		}
 		// The same skip is not LT-WALK-EXACT's: no tie finding there.
 		w := walked(hist(pg(1, "x", a, t3), pg(2, "", c)))
 		wantClean(t, "tie skip is not an exact finding", CheckExact(w, CompareWalks(w, tr)))
@@ -216,6 +263,33 @@ var checkerTests = map[string]func(*testing.T){
 		bad.Writes = h.Writes
 		wantFinding(t, "offset duplicate", CheckMoving("LT-MOVE-BEHIND", bad, tr, cu), ClassFail, "LT-OP-4")
 		wantFinding(t, "catch-up missed it", CheckMoving("LT-MOVE-BEHIND", h, tr, CatchUp{Since: "x", H: hist(pg(1, "", a))}), ClassHardened, "LT-SEED-7")
+		// One defect, one finding. The walk ends on nextPageToken "" before
+		// the oldest unchanged task: LT-WALK-LAST-PAGE's, noted only.
+		tr5 := truthOf(a, b, c, d, e5)
+		short := hist(pg(1, "t", a, b), pg(2, "", c))
+		short.Writes = h.Writes
+		fs := CheckMoving("LT-MOVE-BEHIND", short, tr5, CatchUp{})
+		wantClean(t, "cut short", fs)
+		if !hasNote(fs, "unfinished", ownerLastPage) {
+			t.Errorf("cut short: want an unfinished note naming %s, got %v", ownerLastPage, fs)
+		}
+		// A task skipped in the middle is this case's, cut short or not.
+		wantFinding(t, "skipped in the middle", CheckMoving("LT-MOVE-BEHIND", hist(pg(1, "t", a), pg(2, "", c, e5)), tr5, CatchUp{}), ClassFail, "LT-OP-4")
+		// Pages that repeat the previous page's last task where nothing was
+		// written: LT-WALK-EXACT's, and the repeat at the write cannot be
+		// told from it.
+		overlap := hist(pg(1, "t", a, b), pg(2, "u", b, c), pg(3, "", c, e5))
+		overlap.Writes = h.Writes
+		fs = CheckMoving("LT-MOVE-BEHIND", overlap, tr5, CatchUp{})
+		wantClean(t, "repeats on a still listing", fs)
+		if !hasNote(fs, "unfinished", ownerExact) {
+			t.Errorf("repeats on a still listing: want an unfinished note naming %s, got %v", ownerExact, fs)
+		}
+		// The offset shift repeats only where the write was made: this
+		// case's (bad above).
+		shift := hist(pg(1, "t", a, b), pg(2, "u", b, c), pg(3, "", e5))
+		shift.Writes = h.Writes
+		wantFinding(t, "repeat only at the write", CheckMoving("LT-MOVE-BEHIND", shift, tr5, CatchUp{}), ClassFail, "LT-OP-4")
 	},
 	"CheckReplayPrincipal": func(t *testing.T) {
 		foreign := map[string]bool{"a1": true}
@@ -230,15 +304,37 @@ var checkerTests = map[string]func(*testing.T){
 		ok := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[],"nextPageToken":"","pageSize":2,"totalSize":0}`)
 		wantClean(t, "rejected", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}}))
 		wantFinding(t, "accepted", CheckReplayFilters([]Replay{{What: "status added", Reply: rej}, {What: "contextId changed", Reply: ok}}), ClassHardened, "LT-SEED-4")
+		// A fresh request with the changed filter serves a task it does not
+		// admit: the filter is not applied at all (LT-FILTER-STATUS's
+		// defect), so the binding is only noted.
+		working := func(x a2aclient.Task) bool { return x.State == "TASK_STATE_WORKING" }
+		done := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"d1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":1,"totalSize":1}}`)
+		busy := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"w1","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":1,"totalSize":1}}`)
+		fs := CheckReplayFilters([]Replay{{What: "status added", Reply: ok, Control: done, Match: working, Owner: "LT-FILTER-STATUS"}})
+		wantClean(t, "filter not applied", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-FILTER-STATUS") {
+			t.Errorf("filter not applied: want one unfinished note naming LT-FILTER-STATUS, got %v", fs)
+		}
+		wantFinding(t, "filter applied by the control", CheckReplayFilters([]Replay{{What: "status added", Reply: ok, Control: busy, Match: working, Owner: "LT-FILTER-STATUS"}}), ClassHardened, "LT-SEED-4")
 	},
 	"CheckTamper": func(t *testing.T) {
 		rej := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageToken: signature invalid"}}`)
 		ok := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"b9","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":3,"totalSize":1}}`)
-		wantClean(t, "rejected", CheckTamper([]Tamper{{How: "x", Reply: rej}}, nil))
-		wantFinding(t, "accepted", CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: ok}}, nil), ClassHardened, "LT-SEED-3")
-		wantFinding(t, "leaks", CheckTamper([]Tamper{{How: "y", Reply: ok}}, map[string]bool{"b9": true}), ClassFail, "LT-AUTHZ-1")
+		wantClean(t, "rejected", CheckTamper([]Tamper{{How: "x", Reply: rej}}, nil, rej))
+		wantFinding(t, "accepted", CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: ok}}, nil, rej), ClassHardened, "LT-SEED-3")
+		wantFinding(t, "leaks", CheckTamper([]Tamper{{How: "y", Reply: ok}}, map[string]bool{"b9": true}, rej), ClassFail, "LT-AUTHZ-1")
+		// A made-up token is accepted, and a tampered one serves exactly its
+		// page: read as no token of the server's (LT-TOKEN-GARBAGE's defect),
+		// noted only; a tampered token serving another page still counts.
+		first := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[{"id":"a1","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"n","pageSize":3,"totalSize":2}}`)
+		fs := CheckTamper([]Tamper{{How: "x", Reply: rej}, {How: "y", Reply: first}}, nil, first)
+		wantClean(t, "read as a made-up token", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-TOKEN-GARBAGE") {
+			t.Errorf("read as a made-up token: want one unfinished note naming LT-TOKEN-GARBAGE, got %v", fs)
+		}
+		wantFinding(t, "edit honoured beside a made-up token accepted", CheckTamper([]Tamper{{How: "y", Reply: first}, {How: "z", Reply: ok}}, nil, first), ClassHardened, "LT-SEED-3")
 		boom := pageReply(a2aclient.HTTPJSON, 500, `{"error":{"code":500,"status":"INTERNAL","message":"panic"}}`)
-		wantFinding(t, "server error", CheckTamper([]Tamper{{How: "z", Reply: boom}}, nil), ClassNonStrict, "LT-ERR-2")
+		wantFinding(t, "server error", CheckTamper([]Tamper{{How: "z", Reply: boom}}, nil, rej), ClassNonStrict, "LT-ERR-2")
 		if vs := TamperVariants("AQHql83iw9ywBo6pr6a_3LAGAweG", 8); len(vs) < 10 {
 			t.Errorf("TamperVariants: %d variants", len(vs))
 		}
@@ -250,6 +346,18 @@ var checkerTests = map[string]func(*testing.T){
 		wantClean(t, "expired", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: exp}))
 		wantFinding(t, "never expires", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: ok}), ClassHardened, "LT-SEED-3")
 		wantFinding(t, "empty page", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: empty}), ClassHardened, "LT-SEED-4")
+		wrong := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageToken: expired"}}`)
+		wrongSize := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"pageSize: out of range"}}`)
+		rightSize := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"pageSize: out of range"}}`)
+		wantFinding(t, "wrong code, no control", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: wrong}), ClassHardened, "LT-SEED-4")
+		wantFinding(t, "wrong code for the token only", CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: wrong, Control: rightSize}), ClassHardened, "LT-SEED-4")
+		// Every invalid parameter gets the wrong code: LT-ERR-ENVELOPE's
+		// defect, noted only.
+		fs := CheckExpired(ExpiryObs{TTL: time.Minute, Before: ok, After: wrong, Control: wrongSize})
+		wantClean(t, "wrong code for every invalid parameter", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-ERR-ENVELOPE") {
+			t.Errorf("wrong code for every invalid parameter: want one unfinished note naming LT-ERR-ENVELOPE, got %v", fs)
+		}
 	},
 	"CheckContinuation": func(t *testing.T) {
 		ok := pageReply(a2aclient.HTTPJSON, 200, `{"tasks":[{"id":"x","status":{"state":"TASK_STATE_WORKING"}}],"nextPageToken":"","pageSize":2,"totalSize":1}`)
@@ -304,8 +412,17 @@ var checkerTests = map[string]func(*testing.T){
 		}
 		fifty := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:50], ",")+`],"nextPageToken":"n","pageSize":50,"totalSize":60}}`)
 		sixty := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list, ",")+`],"nextPageToken":"","pageSize":100,"totalSize":60}}`)
-		wantClean(t, "50", CheckPageSizeDefault(fifty))
-		wantFinding(t, "60", CheckPageSizeDefault(sixty), ClassNonStrict, "LT-REQ-4")
+		ten := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:10], ",")+`],"nextPageToken":"n","pageSize":10,"totalSize":60}}`)
+		eleven := pageReply(a2aclient.JSONRPC, 200, `{"jsonrpc":"2.0","id":"1","result":{"tasks":[`+strings.Join(list[:11], ",")+`],"nextPageToken":"n","pageSize":10,"totalSize":60}}`)
+		wantClean(t, "50", CheckPageSizeDefault(fifty, ten))
+		wantFinding(t, "60", CheckPageSizeDefault(sixty, ten), ClassNonStrict, "LT-REQ-4")
+		wantFinding(t, "60, no control", CheckPageSizeDefault(sixty, nil), ClassNonStrict, "LT-REQ-4")
+		// Every page size overrun: LT-PAGE-SHORT's defect, noted only.
+		fs := CheckPageSizeDefault(sixty, eleven)
+		wantClean(t, "60, control overrun", fs)
+		if !has(fs, ClassInfo, "LT-REQ-4") || !strings.Contains(fs[0].Message, "LT-PAGE-SHORT") {
+			t.Errorf("60, control overrun: want an Info naming LT-PAGE-SHORT, got %v", fs)
+		}
 	},
 	"CheckHistory": func(t *testing.T) {
 		full := []string{"m1", "m2", "m3", "m4"}
@@ -349,9 +466,19 @@ var checkerTests = map[string]func(*testing.T){
 	"CheckTotalSize": func(t *testing.T) {
 		h := hist(pg(1, "t", a, b), pg(2, "", c))
 		h.Pages[0].TotalSize, h.Pages[1].TotalSize = ptr(3), ptr(3)
-		wantClean(t, "total", CheckTotalSize(h, 3))
+		wantClean(t, "total", CheckTotalSize(h, 3, "ctx"))
 		h.Pages[1].TotalSize = ptr(4)
-		wantFinding(t, "wrong total", CheckTotalSize(h, 3), ClassNonStrict, "LT-RESP-6")
+		wantFinding(t, "wrong total", CheckTotalSize(h, 3, "ctx"), ClassNonStrict, "LT-RESP-6")
+		// The contextId filter ignored: LT-FILTER-CONTEXT's defect, noted only.
+		x := c
+		x.ContextID = "other"
+		h = hist(pg(1, "t", a, b), pg(2, "", x))
+		h.Pages[0].TotalSize, h.Pages[1].TotalSize = ptr(3), ptr(3)
+		fs := CheckTotalSize(h, 2, "ctx")
+		wantClean(t, "filter ignored", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-FILTER-CONTEXT") {
+			t.Errorf("filter ignored: want one unfinished note naming LT-FILTER-CONTEXT, got %v", fs)
+		}
 	},
 	"CheckFilter": func(t *testing.T) {
 		inCtx := func(ids ...string) func(a2aclient.Task) (bool, string) {
@@ -398,9 +525,16 @@ var checkerTests = map[string]func(*testing.T){
 		failed := hist()
 		endF := Breach(R("LT-OP-1"), "ListTasks with valid parameters failed: 404")
 		failed.End, failed.EndFinding = "the first page failed: 404", &endF
-		fs := CheckScopeTenant([2]ScopeWalk{{What: "main", H: hist(pg(1, "", a)), Own: 1}, {What: "other", H: failed, Own: 1}}, here, there, true)
+		fs := CheckScopeTenant([2]ScopeWalk{{What: "main", H: failed, Own: 1}, {What: "other", H: hist(pg(1, "", b)), Own: 1}}, here, there, true)
 		if j := judged(fs); len(j) != 1 || j[0].Reqs[0] != "LT-OP-1" {
 			t.Errorf("a failed listing: want its one LT-OP-1 finding, got %v", j)
+		}
+		// The other tenant's listing failing on its first page is a request
+		// with the tenant that fails: LT-TENANT-ROUTE's defect, noted only.
+		fs = CheckScopeTenant([2]ScopeWalk{{What: "main", H: hist(pg(1, "", a)), Own: 1}, {What: "other", H: failed, Own: 1}}, here, there, true)
+		wantClean(t, "the other tenant's listing failed", fs)
+		if len(fs) != 1 || fs[0].Kind != "unfinished" || !strings.Contains(fs[0].Message, "LT-TENANT-ROUTE") {
+			t.Errorf("the other tenant's listing failed: want one unfinished note naming LT-TENANT-ROUTE, got %v", fs)
 		}
 		// Where the card declares no tenant, tenants are the server's choice.
 		for _, f := range CheckScopeTenant(leak, here, there, false) {
@@ -417,6 +551,15 @@ var checkerTests = map[string]func(*testing.T){
 		// an own task never served.
 		wantClean(t, "own task twice", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b, c), pg(2, "", c)), Own: 2}}, foreign))
 		wantFinding(t, "own task missed behind a duplicate", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", b)), Own: 2}}, foreign), ClassFail, "LT-OP-4")
+		// Own tasks missing only past the oldest one served, on a walk that
+		// ended on nextPageToken "": LT-WALK-LAST-PAGE's, noted only.
+		own := truthOf(b, c, d)
+		fs := CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", c)), Own: 3, Truth: own}}, foreign)
+		wantClean(t, "cut short", fs)
+		if !hasNote(fs, "unfinished", ownerLastPage) {
+			t.Errorf("cut short: want an unfinished note naming %s, got %v", ownerLastPage, fs)
+		}
+		wantFinding(t, "own task missed in the middle", CheckScopeList([]ScopeWalk{{What: "x", H: hist(pg(1, "t", b), pg(2, "", d)), Own: 3, Truth: own}}, foreign), ClassFail, "LT-OP-4")
 	},
 	"CheckScopeGet": func(t *testing.T) {
 		nf := `{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"task not found"}}`

@@ -118,6 +118,21 @@ func (e *Env) ReportOrSkip(fs []Finding, format string, args ...any) {
 	e.Skip(format, args...)
 }
 
+// ReportOrDefer reports fs and, when one of them says what the case could
+// not judge (kind "unfinished": another case owns the defect its data
+// shows) and none is above Info, ends the case as Skipped with that
+// reason: a case that could not judge its property has no pass. One
+// defect, one finding.
+func (e *Env) ReportOrDefer(fs []Finding) {
+	for _, f := range fs {
+		if f.Kind == "unfinished" {
+			e.ReportOrSkip(fs, "%s", f.Message)
+			return
+		}
+	}
+	e.Report(fs...)
+}
+
 // Check aborts the scenario with a harness error if err is not nil. Use it
 // for failures that prevent checking (transport errors, a control API that
 // refuses), not for verdicts.

@@ -67,6 +67,26 @@ func CheckMoving(self string, h History, truth Truth, cu CatchUp) []Finding {
 	tied := func(id string) bool { ts := truth[id]; return count[ts] > 1 && ends[ts] }
 	c.Missing, c.Duplicates = dropIf(c.Missing, tied), dropIf(c.Duplicates, tied)
 	c.OrderBreaks = nil // LT-WALK-ORDER's business
+	// A walk cut short on nextPageToken "" is LT-WALK-LAST-PAGE's, and
+	// pages that repeat the previous page's last task where nothing was
+	// written are LT-WALK-EXACT's: what they hide is not judged here.
+	if cut := cutShort(h, truth, c.Missing); len(cut) > 0 {
+		in := setOf(cut)
+		c.Missing = dropIf(c.Missing, func(id string) bool { return in[id] })
+		fs = append(fs, cutShortNote(R("LT-OP-4", "LT-OP-5"), "", cut))
+	}
+	if rep, still := boundaryRepeats(h); still {
+		var ids []string
+		for _, id := range c.Duplicates {
+			if rep[id] {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) > 0 {
+			c.Duplicates = dropIf(c.Duplicates, func(id string) bool { return rep[id] })
+			fs = append(fs, repeatNote(R("LT-OP-4", "LT-OP-5"), "", ids))
+		}
+	}
 	fs = append(fs, WalkFindings(h, truth, c, R("LT-OP-4", "LT-OP-5"))...)
 	if cu.Since == "" {
 		return fs

@@ -108,7 +108,10 @@ var _ = Register(Scenario{
 		e.Seed(tasks)
 		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{ContextID: &ctx, HistoryLength: a2aclient.Ptr(0)})
 		e.Check(err, "ListTasks")
-		e.Report(CheckPageSizeDefault(p)...)
+		e.By("control: list them with pageSize %d", defaultControlSize)
+		c, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{ContextID: &ctx, HistoryLength: a2aclient.Ptr(0), PageSize: a2aclient.Ptr(defaultControlSize)})
+		e.Check(err, "ListTasks")
+		e.ReportOrDefer(CheckPageSizeDefault(p, c))
 	},
 	BlackBox: func(e *Env) {
 		o, why := e.Observe(0)
@@ -119,7 +122,10 @@ var _ = Register(Scenario{
 		e.By("list %s's tasks without pageSize", o.Principal)
 		p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0)})
 		e.Check(err, "ListTasks")
-		e.Report(CheckPageSizeDefault(p)...)
+		e.By("control: list them with pageSize %d", defaultControlSize)
+		c, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{HistoryLength: a2aclient.Ptr(0), PageSize: a2aclient.Ptr(defaultControlSize)})
+		e.Check(err, "ListTasks")
+		e.ReportOrDefer(CheckPageSizeDefault(p, c))
 	},
 })
 
@@ -130,14 +136,26 @@ func observedCount(o *Observed, why string) string {
 	return fmt.Sprintf("%s has %d tasks", o.Principal, len(o.Tasks))
 }
 
+// defaultControlSize is the explicit pageSize of LT-PAGESIZE-DEFAULT's
+// control request.
+const defaultControlSize = 10
+
 // CheckPageSizeDefault judges the first page of a listing of more than 50
-// tasks requested with no pageSize (LT-PAGESIZE-DEFAULT).
-func CheckPageSizeDefault(p *a2aclient.Page) []Finding {
+// tasks requested with no pageSize (LT-PAGESIZE-DEFAULT). control is the
+// same listing with pageSize defaultControlSize: when it too holds more
+// than it asked for, the server overruns every page size, which
+// LT-PAGE-SHORT owns, and the default cannot be judged apart from it. One
+// defect, one finding.
+func CheckPageSizeDefault(p, control *a2aclient.Page) []Finding {
 	if p.Err != nil {
 		return []Finding{Breach(R("LT-OP-1"), "ListTasks without pageSize failed: %s", p.Err).WithWitness(p.X.Transcript())}
 	}
 	var fs []Finding
-	if len(p.Tasks) > 50 {
+	overrun := control != nil && control.Err == nil && len(control.Tasks) > defaultControlSize
+	switch {
+	case len(p.Tasks) > 50 && overrun:
+		fs = append(fs, Observe(R("LT-REQ-4", "LT-REQ-9"), "could not judge the default page size: with pageSize unset the page held %d tasks, but with pageSize %d it held %d, so the server overruns every page size (judged by LT-PAGE-SHORT)", len(p.Tasks), defaultControlSize, len(control.Tasks)).Of("unfinished", ""))
+	case len(p.Tasks) > 50:
 		fs = append(fs, Breach(R("LT-REQ-4", "LT-REQ-9"), "with pageSize unset the page held %d tasks; \"If unspecified, at most 50 tasks will be returned\"", len(p.Tasks)).WithWitness(p.X.Transcript()))
 	}
 	if p.PageSize != nil {
@@ -504,19 +522,34 @@ var _ = Register(Scenario{
 		e.Seed(tasks)
 		for c, n := range map[string]int{ctx: 11, other: 6} {
 			h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &c, PageSize: a2aclient.Ptr(4), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
-			e.Report(CheckTotalSize(h, n)...)
+			e.ReportOrDefer(CheckTotalSize(h, n, c))
 		}
 	},
 	BlackBox: func(e *Env) {
 		p := e.Probe()
 		e.Note("%s", p.Summary())
 		h := e.Walk(e.A(), a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(7), HistoryLength: a2aclient.Ptr(0)}, 50, nil)
-		e.Report(CheckTotalSize(h, len(p.Truth))...)
+		e.ReportOrDefer(CheckTotalSize(h, len(p.Truth), p.Context))
 	},
 })
 
-// CheckTotalSize judges totalSize over a walk with no writes (LT-TOTALSIZE).
-func CheckTotalSize(h History, want int) []Finding {
+// CheckTotalSize judges totalSize over a walk with no writes (LT-TOTALSIZE)
+// filtered by contextId ctx, which want tasks match. A walk that served
+// tasks of another context shows the filter ignored, which
+// LT-FILTER-CONTEXT owns: the count of the filtered set cannot be judged
+// then. One defect, one finding.
+func CheckTotalSize(h History, want int, ctx string) []Finding {
+	var outside []string
+	for _, p := range h.Pages {
+		for _, t := range p.Tasks {
+			if t.ContextID != "" && t.ContextID != ctx {
+				outside = append(outside, t.ID)
+			}
+		}
+	}
+	if len(outside) > 0 {
+		return []Finding{Observe(R("LT-RESP-6"), "could not judge totalSize: the walk filtered by contextId %s served %d tasks of other contexts (first: %s), so the filter was not applied (judged by LT-FILTER-CONTEXT)", ctx, len(outside), outside[0]).Of("unfinished", "")}
+	}
 	var fs []Finding
 	for _, p := range h.Pages {
 		if p.TotalSize == nil || p.Err != nil {

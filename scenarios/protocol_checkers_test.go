@@ -290,6 +290,25 @@ var protocolCheckerTests = map[string]func(*testing.T){
 		wantFinding(t, "second-precision form refused", CheckRestQuery(late([]*Wire{rej}, []*Wire{page("")})), ClassNonStrict, "LT-REST-5")
 		wantClean(t, "applied", CheckRestQuery(late([]*Wire{page("")}, []*Wire{page("")})))
 		wantFinding(t, "camelCase ignored", CheckRestQuery(probe(R("LT-REST-2", "LT-REST-1"), []string{"a", "b"}, page("", "a", "b", "s1", "s2"))), ClassFail, "LT-REST-2")
+		// The same request by JSON-RPC lists what the GET listed: the query
+		// is read as JSON-RPC reads it, and the listing is off for another
+		// reason (filters combined as OR, states changed by a read), which
+		// the filter cases and LT-IDEMPOTENT judge; noted only.
+		peer := func(pages, peer []*Wire) []QueryProbe {
+			ps := probe(R("LT-REST-3", "LT-REST-8"), []string{"a"}, pages...)
+			ps[0].Peer, ps[0].PeerOwner = peer, "the filter cases"
+			return ps
+		}
+		rpc := func(ids ...string) *Wire {
+			return wireOf(a2aclient.JSONRPC, 200, "application/json", listing(a2aclient.JSONRPC, ids...))
+		}
+		agreed := CheckRestQuery(peer([]*Wire{page("", "a", "b", "s1")}, []*Wire{rpc("a", "b", "s1")}))
+		wantClean(t, "JSON-RPC lists the same", agreed)
+		if len(agreed) != 1 || agreed[0].Kind != "unfinished" || !strings.Contains(agreed[0].Message, "the filter cases") {
+			t.Errorf("JSON-RPC lists the same: want one unfinished note naming the owners, got %v", agreed)
+		}
+		wantFinding(t, "JSON-RPC lists the right set", CheckRestQuery(peer([]*Wire{page("", "a", "b", "s1")}, []*Wire{rpc("a")})), ClassNonStrict, "LT-REST-3")
+		wantFinding(t, "JSON-RPC lists another wrong set", CheckRestQuery(peer([]*Wire{page("", "a", "b", "s1")}, []*Wire{rpc("a", "b")})), ClassNonStrict, "LT-REST-3")
 		if got := rfc3986("a b+c/é%"); got != "a%20b%2Bc%2F%C3%A9%25" {
 			t.Errorf("rfc3986: %s", got)
 		}

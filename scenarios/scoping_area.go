@@ -35,7 +35,11 @@ var _ = Register(Scenario{
 		var walks []ScopeWalk
 		e.By("%s walks without filters, then filtered by the shared context", e.Owner(1))
 		walks = append(walks, ScopeWalk{What: "no filter (the newest 200 tasks)", H: e.WalkUpTo(e.B(), a2aclient.ListRequest{PageSize: a2aclient.Ptr(20), HistoryLength: a2aclient.Ptr(0)}, 10), Own: -1})
-		walks = append(walks, ScopeWalk{What: "contextId " + shared, H: e.Walk(e.B(), a2aclient.ListRequest{ContextID: &shared, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: len(bIDs)})
+		own := Truth{}
+		for _, t := range b {
+			own[ids[t.Key]] = t.TS
+		}
+		walks = append(walks, ScopeWalk{What: "contextId " + shared, H: e.Walk(e.B(), a2aclient.ListRequest{ContextID: &shared, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}, 50, nil), Own: len(bIDs), Truth: own})
 		e.Report(CheckScopeList(walks, foreignIDs(truthA))...)
 	},
 	BlackBox: func(e *Env) {
@@ -65,6 +69,10 @@ type ScopeWalk struct {
 	What string
 	H    History
 	Own  int
+	// Truth, where known, holds the principal's own tasks the walk must
+	// serve and their timestamps: own tasks missing because the walk was
+	// cut short on nextPageToken "" are LT-WALK-LAST-PAGE's to judge.
+	Truth Truth
 }
 
 // CheckScopeList judges walks made by a principal that must not see
@@ -103,6 +111,16 @@ func checkScope(ws []ScopeWalk, foreign map[string]bool, boundary string, reqs [
 				WithWitness(w.H.Witness(pages[0])))
 		}
 		if w.Own >= 0 && own != w.Own && len(leaked) == 0 && w.H.End == "" {
+			var missing []string
+			for id := range w.Truth {
+				if !ownSeen[id] {
+					missing = append(missing, id)
+				}
+			}
+			if cut := cutShort(w.H, w.Truth, missing); own < w.Own && len(cut) > 0 && len(cut) == len(missing) {
+				fs = append(fs, cutShortNote(R("LT-OP-4"), prefixed(w.What), cut))
+				continue
+			}
 			fs = append(fs, Breach(R("LT-OP-4"), "%s: the principal saw %d of its own %d tasks", w.What, own, w.Own))
 		}
 	}
@@ -209,13 +227,18 @@ var _ = Register(Scenario{
 		e.By("seed 4 tasks in the main tenant and 6 in tenant %s, all for %s, in context %s", other, e.Owner(0), ctx)
 		_, ids := e.Seed(append(here, there...))
 		inOther, inHere := map[string]bool{}, map[string]bool{}
+		truthOther, truthHere := Truth{}, Truth{}
 		for _, t := range there {
 			inOther[ids[t.Key]] = true
+			truthOther[ids[t.Key]] = t.TS
 		}
 		for _, t := range here {
 			inHere[ids[t.Key]] = true
+			truthHere[ids[t.Key]] = t.TS
 		}
-		e.Report(CheckScopeTenant(e.tenantWalks(ctx, other, len(here), len(there)), inHere, inOther, e.declaresTenant())...)
+		ws := e.tenantWalks(ctx, other, len(here), len(there))
+		ws[0].Truth, ws[1].Truth = truthHere, truthOther
+		e.Report(CheckScopeTenant(ws, inHere, inOther, e.declaresTenant())...)
 	},
 	BlackBox: func(e *Env) {
 		other := e.target.OtherTenant
@@ -256,11 +279,17 @@ func (e *Env) tenantWalks(ctx, other string, here, there int) [2]ScopeWalk {
 // CheckScopeTenant judges listings of two tenants (LT-SCOPE-TENANT). A leak
 // breaks LT-AUTHZ-2 where the Agent Card declares tenants; where it does
 // not, whether tenants separate tasks is the server's choice (LT-AUTHZ-8)
-// and a leak is recorded as Info.
+// and a leak is recorded as Info. A listing of the other tenant that fails
+// on its first page is a request with the tenant that fails, which
+// LT-TENANT-ROUTE owns: this case notes that it could not judge that
+// tenant's listing. One defect, one finding.
 func CheckScopeTenant(ws [2]ScopeWalk, inHere, inOther map[string]bool, declared bool) []Finding {
 	reqs := R("LT-AUTHZ-2", "LT-AUTHZ-8")
 	if !declared {
 		reqs = R("LT-AUTHZ-8", "LT-AUTHZ-2")
+	}
+	if h := ws[1].H; h.EndFinding != nil && h.Owner == "" && len(h.EndFinding.Reqs) > 0 && h.EndFinding.Reqs[0] == "LT-OP-1" {
+		ws[1].H.Owner = "LT-TENANT-ROUTE"
 	}
 	fs := checkScope(ws[:1], inOther, "tenant", reqs)
 	return append(fs, checkScope(ws[1:], inHere, "tenant", reqs)...)

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,28 @@ type Replay struct {
 	Reply *a2aclient.Page
 	// Foreign lists ids the caller must never see.
 	Foreign map[string]bool
+	// Control, where set, is a fresh request (no token) with the changed
+	// filter; Match tells the tasks that filter admits and Owner names the
+	// case that owns the filter. A control that serves a task the filter
+	// does not admit shows the filter not applied at all: its binding
+	// cannot be judged then.
+	Control *a2aclient.Page
+	Match   func(a2aclient.Task) bool
+	Owner   string
+}
+
+// unapplied returns the first task the control served that its filter
+// does not admit ("" when there is none or no control).
+func (r Replay) unapplied() string {
+	if r.Control == nil || r.Match == nil || r.Control.Err != nil {
+		return ""
+	}
+	for _, t := range r.Control.Tasks {
+		if !r.Match(t) {
+			return t.ID
+		}
+	}
+	return ""
 }
 
 // accepted reports whether the reply was a success page.
@@ -154,15 +177,22 @@ func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
 	base := a2aclient.ListRequest{ContextID: &ctx1, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}
 	tok := e.firstToken(e.A(), base)
 	after := At(1000).UTC().Format(time.RFC3339)
+	const state = "TASK_STATE_WORKING"
 	changes := []struct {
 		what string
 		mod  func(*a2aclient.ListRequest)
+		// match and owner, where set, make a control request: the changed
+		// filter without the token.
+		match func(a2aclient.Task) bool
+		owner string
 	}{
-		{"contextId changed", func(r *a2aclient.ListRequest) { r.ContextID = &ctx2 }},
-		{"status added", func(r *a2aclient.ListRequest) { r.Status = a2aclient.Ptr("TASK_STATE_COMPLETED") }},
-		{"statusTimestampAfter added", func(r *a2aclient.ListRequest) { r.StatusTimestampAfter = &after }},
-		{"historyLength changed", func(r *a2aclient.ListRequest) { r.HistoryLength = a2aclient.Ptr(1) }},
-		{"includeArtifacts changed", func(r *a2aclient.ListRequest) { r.IncludeArtifacts = a2aclient.Ptr(true) }},
+		{"contextId changed", func(r *a2aclient.ListRequest) { r.ContextID = &ctx2 },
+			func(t a2aclient.Task) bool { return t.ContextID == "" || t.ContextID == ctx2 }, "LT-FILTER-CONTEXT"},
+		{"status added", func(r *a2aclient.ListRequest) { r.Status = a2aclient.Ptr(state) },
+			func(t a2aclient.Task) bool { return t.State == "" || t.State == state }, "LT-FILTER-STATUS"},
+		{"statusTimestampAfter added", func(r *a2aclient.ListRequest) { r.StatusTimestampAfter = &after }, nil, ""},
+		{"historyLength changed", func(r *a2aclient.ListRequest) { r.HistoryLength = a2aclient.Ptr(1) }, nil, ""},
+		{"includeArtifacts changed", func(r *a2aclient.ListRequest) { r.IncludeArtifacts = a2aclient.Ptr(true) }, nil, ""},
 	}
 	var out []Replay
 	for _, c := range changes {
@@ -172,7 +202,15 @@ func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
 		e.By("replay the page-2 token with %s", c.what)
 		p, err := e.A().ListTasks(e.ctx, r)
 		e.Check(err, "ListTasks")
-		out = append(out, Replay{What: c.what, Reply: p})
+		rp := Replay{What: c.what, Reply: p, Match: c.match, Owner: c.owner}
+		if c.match != nil && rp.accepted() {
+			ctl := base
+			c.mod(&ctl)
+			e.By("control: list with %s and no token", c.what)
+			rp.Control, err = e.A().ListTasks(e.ctx, ctl)
+			e.Check(err, "ListTasks")
+		}
+		out = append(out, rp)
 	}
 	return out
 }
@@ -182,6 +220,10 @@ func (e *Env) replayFilters(ctx1, ctx2 string) []Replay {
 func CheckReplayFilters(rs []Replay) []Finding {
 	var fs []Finding
 	for _, r := range rs {
+		if id := r.unapplied(); r.accepted() && id != "" {
+			fs = append(fs, Observe(R("LT-SEED-4", "LT-PAGE-2"), "could not judge the token's binding (%s): a fresh request with that filter served task %s, which it does not admit, so the filter is not applied at all (judged by %s)", r.What, id, r.Owner).Of("unfinished", r.What))
+			continue
+		}
 		if r.accepted() {
 			fs = append(fs, Breach(R("LT-SEED-4", "LT-PAGE-2"), "a token was accepted with the filter set changed (%s); the seed binds tokens to contextId, status, statusTimestampAfter, historyLength and includeArtifacts", r.What).
 				WithWitness(r.Reply.X.Transcript()))
@@ -329,7 +371,8 @@ var _ = Register(Scenario{
 				foreign[id] = true
 			}
 		}
-		e.Report(CheckTamper(e.tamper(a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)}), foreign)...)
+		vs, madeUp := e.tamper(a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(3), HistoryLength: a2aclient.Ptr(0)})
+		e.Report(CheckTamper(vs, foreign, madeUp)...)
 	},
 	BlackBox: func(e *Env) {
 		p := e.Probe()
@@ -340,12 +383,18 @@ var _ = Register(Scenario{
 			}
 			e.Note("%d tasks of %s are known: a tampered token must never show one", len(foreign), o.Principal)
 		}
-		e.Report(CheckTamper(e.tamper(a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)}), foreign)...)
+		vs, madeUp := e.tamper(a2aclient.ListRequest{ContextID: &p.Context, PageSize: a2aclient.Ptr(2), HistoryLength: a2aclient.Ptr(0)})
+		e.Report(CheckTamper(vs, foreign, madeUp)...)
 	},
 })
 
-// tamper sends tampered copies of the page-2 token of req.
-func (e *Env) tamper(req a2aclient.ListRequest) []Tamper {
+// madeUpToken is a page token of plausible shape that no server issued:
+// the control of LT-TOKEN-TAMPER.
+const madeUpToken = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+// tamper sends tampered copies of the page-2 token of req, and, as the
+// control, a made-up token with the same request.
+func (e *Env) tamper(req a2aclient.ListRequest) ([]Tamper, *a2aclient.Page) {
 	tok := e.firstToken(e.A(), req)
 	vs := TamperVariants(tok, 48)
 	e.By("send %d tampered copies of page 1's token", len(vs))
@@ -356,25 +405,49 @@ func (e *Env) tamper(req a2aclient.ListRequest) []Tamper {
 		e.Check(err, "ListTasks")
 		vs[i].Reply = p
 	}
-	return vs
+	e.By("control: send a made-up token the server never issued")
+	r := req
+	r.PageToken = madeUpToken
+	p, err := e.A().ListTasks(e.ctx, r)
+	e.Check(err, "ListTasks")
+	return vs, p
 }
 
-// CheckTamper judges replies to tampered tokens (LT-TOKEN-TAMPER).
-func CheckTamper(vs []Tamper, foreign map[string]bool) []Finding {
+// asMadeUp reports whether reply is a success page serving exactly what
+// the made-up token's success page served.
+func asMadeUp(reply, madeUp *a2aclient.Page) bool {
+	if madeUp == nil || reply == nil || !(Replay{Reply: madeUp}).accepted() || !(Replay{Reply: reply}).accepted() {
+		return false
+	}
+	return slices.Equal(reply.IDs(), madeUp.IDs())
+}
+
+// CheckTamper judges replies to tampered tokens (LT-TOKEN-TAMPER). madeUp
+// is the reply to a token the server never issued: when it was accepted,
+// a tampered token whose page is exactly the made-up token's was read as
+// no token of the server's, which LT-TOKEN-GARBAGE owns (one defect, one
+// finding); only the other accepted tokens show an edit honoured.
+func CheckTamper(vs []Tamper, foreign map[string]bool, madeUp *a2aclient.Page) []Finding {
 	var fs []Finding
-	var accepted []Tamper
+	var accepted, unknown []Tamper
 	for _, v := range vs {
 		r := Replay{Reply: v.Reply, Foreign: foreign}
 		if leaked := r.leaked(); len(leaked) > 0 {
 			fs = append(fs, Breach(R("LT-AUTHZ-1", "LT-AUTHZ-4"), "a tampered token (%s) listed another principal's tasks: %s", v.How, strings.Join(first(leaked, 5), ", ")).
 				WithWitness(v.Reply.X.Transcript()))
 		}
-		if r.accepted() {
+		if r.accepted() && asMadeUp(v.Reply, madeUp) {
+			unknown = append(unknown, v)
+		} else if r.accepted() {
 			accepted = append(accepted, v)
 		} else if v.Reply != nil && v.Reply.Err != nil && v.Reply.X.Status >= 500 {
 			fs = append(fs, Breach(R("LT-ERR-2", "LT-ERR-1"), "a tampered token (%s) caused a server error instead of a validation error: %s", v.How, v.Reply.Err).
 				WithWitness(v.Reply.X.Transcript()))
 		}
+	}
+	if len(unknown) > 0 {
+		fs = append(fs, Observe(R("LT-SEED-3"), "%d of %d tampered tokens (first: %s) were answered exactly as a made-up token the server never issued, which was accepted too: they were read as no token of the server's (judged by LT-TOKEN-GARBAGE), so whether an edit is honoured could not be judged on them",
+			len(unknown), len(vs), unknown[0].How).Of("unfinished", "").WithWitness(unknown[0].Reply.X.Transcript()))
 	}
 	if len(accepted) > 0 {
 		fs = append(fs, Breach(R("LT-SEED-3"), "%d of %d tampered tokens were accepted (first: %s); the seed signs tokens so that an edited token is rejected",
@@ -416,7 +489,8 @@ var _ = Register(Scenario{
 		e.Check(e.Control().Advance(e.ctx, 2*time.Second), "control clock")
 		obs.After, err = e.A().ListTasks(e.ctx, req)
 		e.Check(err, "ListTasks")
-		e.Report(CheckExpired(obs)...)
+		obs.Control = e.expiryControl(ctx)
+		e.ReportOrDefer(CheckExpired(obs))
 	},
 	// The one case that waits on the wall clock: with --token-ttl D, and D
 	// plus a margin within --max-wait, it waits out the token's lifetime.
@@ -436,7 +510,8 @@ var _ = Register(Scenario{
 		}
 		obs.After, err = e.A().ListTasks(e.ctx, req)
 		e.Check(err, "ListTasks")
-		e.Report(CheckExpired(obs)...)
+		obs.Control = e.expiryControl(p.Context)
+		e.ReportOrDefer(CheckExpired(obs))
 	},
 	BlackBoxNeeds: []Capability{NeedWaitableTTL},
 })
@@ -453,6 +528,11 @@ type ExpiryObs struct {
 	// Real is true when the lifetime was waited out in real time (then
 	// Before is the token used at once, not 1s before its expiry).
 	Real bool
+	// Control is a request with a plainly invalid parameter (pageSize -1):
+	// when an expired token is refused with the same wrong code, the code
+	// is the server's for every invalid parameter, which LT-ERR-ENVELOPE
+	// owns (one defect, one finding).
+	Control *a2aclient.Page
 }
 
 // CheckExpired judges a token used past its lifetime (LT-TOKEN-EXPIRED).
@@ -474,11 +554,30 @@ func CheckExpired(o ExpiryObs) []Finding {
 	case a.Err == nil && a.Malformed == "":
 		fs = append(fs, Breach(R("LT-SEED-3"), "a token was still accepted %s after it was issued, past its lifetime of %s", o.TTL+time.Second, o.TTL).
 			WithWitness(a.X.Transcript()))
+	case a.Err != nil && a.Err.Code != -32602 && a.Err.Code != 400 && sameRefusal(o.Control, a):
+		fs = append(fs, Observe(R("LT-SEED-4"), "could not judge the expired token's error code: it was refused with %s, but so was a plainly invalid pageSize (%s), so the server answers every invalid parameter that way (judged by LT-ERR-ENVELOPE)", a.Err, o.Control.Err).
+			Of("unfinished", "").WithWitness(o.Control.X.Transcript()))
 	case a.Err != nil && a.Err.Code != -32602 && a.Err.Code != 400:
 		fs = append(fs, Breach(R("LT-SEED-4"), "an expired token was refused with %s; the seed answers invalid params (-32602 / HTTP 400)", a.Err).
 			WithWitness(a.X.Transcript()))
 	}
 	return fs
+}
+
+// sameRefusal reports whether control was refused with the error code a
+// was refused with.
+func sameRefusal(control, a *a2aclient.Page) bool {
+	return control != nil && control.Err != nil && a != nil && a.Err != nil && control.Err.Code == a.Err.Code
+}
+
+// expiryControl lists context ctx with pageSize -1, a plainly invalid
+// parameter: the code it is refused with is the server's code for invalid
+// parameters, which LT-ERR-ENVELOPE judges.
+func (e *Env) expiryControl(ctx string) *a2aclient.Page {
+	e.By("control: list with pageSize -1 (plainly invalid) to see the server's code for invalid parameters")
+	p, err := e.A().ListTasks(e.ctx, a2aclient.ListRequest{ContextID: &ctx, PageSize: a2aclient.Ptr(-1), HistoryLength: a2aclient.Ptr(0)})
+	e.Check(err, "ListTasks")
+	return p
 }
 
 var _ = Register(Scenario{

@@ -229,6 +229,7 @@ func TestKillMatrix(t *testing.T) {
 
 	killedBy := map[string]bool{}
 	for i, row := range rows {
+		alsoSeen := map[string]bool{}
 		for _, col := range columns {
 			run := runs[i][col]
 			name := row.Fault
@@ -269,9 +270,22 @@ func TestKillMatrix(t *testing.T) {
 						}
 					}
 				}
+				if col != colBlackBox {
+					for _, id := range alsoCases(row, col, run.results) {
+						alsoSeen[id] = true
+						if _, ok := row.Also[id]; !ok {
+							t.Errorf("%s, %s: %s also reports a finding above Info%s; one defect, one finding: make it say what it could not judge, or explain the second defect in the row's Also", name, col, id, verdictsOf(run.results, id))
+						}
+					}
+				}
 				if col == colBlackBox && len(row.BlackBox) == 0 && row.NotBlackBox == "" {
 					t.Errorf("%s: the row names no black-box kill and does not say why it cannot be seen black-box", name)
 				}
+			}
+		}
+		for id := range row.Also {
+			if !alsoSeen[id] && runs[i][colDefault].err == nil && runs[i][colHardened].err == nil {
+				t.Errorf("%s: the row's Also explains %s, which reported nothing above Info in either control-API column: drop it", row.Fault, id)
 			}
 		}
 	}
@@ -295,6 +309,33 @@ func TestKillMatrix(t *testing.T) {
 	if want, err := os.ReadFile(path); err != nil || !bytes.Equal(want, doc) {
 		t.Errorf("docs/kill-matrix.md is stale: the run differs from the golden record; review the change and run `make golden` (go test ./suites -run TestKillMatrix -args -update)")
 	}
+}
+
+// alsoCases returns the cases other than the row's own (in this column)
+// that report a finding above Info.
+func alsoCases(row killRow, col column, results []*scenarios.Result) []string {
+	own := map[string]bool{}
+	for _, kl := range row.expected(col) {
+		own[kl.Case] = true
+	}
+	for _, kl := range row.Kills {
+		own[kl.Case] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range results {
+		if own[r.ID] || seen[r.ID] {
+			continue
+		}
+		for _, f := range r.Findings {
+			if f.Class != scenarios.ClassInfo {
+				seen[r.ID] = true
+				out = append(out, r.ID)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // variantKind names the kind of a row that must get no finding above Info.
@@ -490,6 +531,11 @@ func matrixDoc(rows []killRow, runs []map[column]matrixRun) []byte {
 			}
 		}
 		sort.Strings(also)
+		for j, id := range also {
+			if why, ok := row.Also[id]; ok {
+				also[j] = id + " (" + why + ")"
+			}
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", row.Fault, strings.Join(want, ", "), cells[0], cells[1], cells[2], strings.Join(also, ", "))
 	}
 	b.WriteString("\n## Cases and the mutants they kill\n\n| case | level | kills (column) |\n|---|---|---|\n")
