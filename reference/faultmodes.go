@@ -88,7 +88,7 @@ var faultTable = []FaultInfo{
 	{Name: "exclusive-timestamp-after", Summary: "statusTimestampAfter is exclusive (>) instead of the proto's >=",
 		install: func(c *config) { c.afterOp = ">" }},
 	{Name: "wrong-error-code", Summary: "invalid params are answered with JSON-RPC -32600 instead of -32602",
-		install: func(c *config) { c.seams.rewriter = wrongErrorCode{c.seams.rewriter} }},
+		install: func(c *config) { c.seams.rewriter = recodeError{c.seams.rewriter, KindInvalidParams, -32600} }},
 	{Name: "gettask-cross-principal", Summary: "GetTask returns another principal's task",
 		install: func(c *config) { c.seams.access = getTaskCrossPrincipal{c.seams.access} }},
 	{Name: "filter-ignored-on-http", Summary: "the contextId and status filters work on JSON-RPC but are dropped on HTTP+JSON",
@@ -599,16 +599,22 @@ func (r historyIgnored) view(v taskView) taskView {
 	return v
 }
 
-// wrongErrorCode answers invalid params with JSON-RPC -32600.
-type wrongErrorCode struct{ responseRewriter }
+// recodeError answers errors of one kind with another JSON-RPC code
+// (wrong-error-code: invalid params as -32600; rpc-unknown-method-
+// invalid-request: method not found as -32600).
+type recodeError struct {
+	responseRewriter
+	kind ErrorKind
+	code int
+}
 
-func (r wrongErrorCode) err(e *Error) *Error {
+func (r recodeError) err(e *Error) *Error {
 	e = r.responseRewriter.err(e)
-	if e.Kind != KindInvalidParams {
+	if e.Kind != r.kind {
 		return e
 	}
 	c := *e
-	c.Code = -32600
+	c.Code = r.code
 	return &c
 }
 

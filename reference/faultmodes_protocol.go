@@ -36,7 +36,7 @@ var protocolFaults = []FaultInfo{
 	{Name: "rpc-params-required", Summary: "a JSON-RPC request with no params member is refused as invalid params instead of read as params {}",
 		install: func(c *config) { c.seams.edge = rpcParamsRequired{c.seams.edge} }},
 	{Name: "rpc-unknown-method-invalid-request", Summary: "an unknown JSON-RPC method is answered with -32600 (Invalid Request) instead of -32601 (Method not found)",
-		install: func(c *config) { c.seams.rewriter = unknownMethodInvalidRequest{c.seams.rewriter} }},
+		install: func(c *config) { c.seams.rewriter = recodeError{c.seams.rewriter, KindMethodNotFound, -32600} }},
 	{Name: "tenant-route-missing", Summary: "GET /{tenant}/tasks is not routed (404), though the tenant works on the other HTTP+JSON routes and on JSON-RPC",
 		install: func(c *config) { c.seams.edge = tenantListRouteMissing{c.seams.edge} }},
 	{Name: "wrong-content-type", Summary: "HTTP+JSON success replies are application/json instead of application/a2a+json",
@@ -236,15 +236,3 @@ func (e anonymousAllowed) authenticate(authorization string, principals map[stri
 
 // ---- response rewriters ----
 
-// unknownMethodInvalidRequest answers an unknown method with -32600.
-type unknownMethodInvalidRequest struct{ responseRewriter }
-
-func (r unknownMethodInvalidRequest) err(e *Error) *Error {
-	e = r.responseRewriter.err(e)
-	if e.Kind != KindMethodNotFound {
-		return e
-	}
-	c := *e
-	c.Code = -32600
-	return &c
-}
