@@ -235,4 +235,3 @@ func (e anonymousAllowed) authenticate(authorization string, principals map[stri
 }
 
 // ---- response rewriters ----
-
