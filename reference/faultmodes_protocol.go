@@ -233,5 +233,3 @@ func (e anonymousAllowed) authenticate(authorization string, principals map[stri
 	}
 	return e.requestEdge.authenticate(authorization, principals)
 }
-
-// ---- response rewriters ----
