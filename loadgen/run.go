@@ -10,6 +10,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
 // Default attack settings.
@@ -148,19 +150,19 @@ func NewHTTPClient(timeout time.Duration) *http.Client {
 func (r *Runner) Validate() error {
 	switch {
 	case r.rate.Interval() <= 0:
-		return fmt.Errorf("--rate: must be positive, got %s", r.rate)
+		return paramErr("rate", "must be positive, got %s", r.rate)
 	case r.duration <= 0:
-		return fmt.Errorf("--duration: must be positive, got %s", r.duration)
+		return paramErr("duration", "must be positive, got %s", r.duration)
 	case r.warmup < 0:
-		return fmt.Errorf("--warmup: must be 0 or positive, got %s", r.warmup)
+		return paramErr("warmup", "must be 0 or positive, got %s", r.warmup)
 	case r.timeout <= 0:
-		return fmt.Errorf("--timeout: must be positive, got %s", r.timeout)
+		return paramErr("timeout", "must be positive, got %s", r.timeout)
 	case !ValidGenerator(r.generator):
-		return fmt.Errorf("--generator: %q must be 1-100 characters from letters, digits and . _ : @ + -", r.generator)
+		return paramErr("generator", "%q must be 1-100 characters from letters, digits and . _ : @ + -", r.generator)
 	case !r.startAt.IsZero() && r.phaseGap < 0:
-		return fmt.Errorf("--phase-gap: must be 0 or positive, got %s", r.phaseGap)
+		return paramErr("phase-gap", "must be 0 or positive, got %s", r.phaseGap)
 	case r.schedule == nil:
-		return fmt.Errorf("--schedule: none given")
+		return paramErr("schedule", "none given")
 	case r.rate.Expected(r.duration) < 1:
 		return fmt.Errorf("--rate %s for --duration %s sends no request at all", r.rate, r.duration)
 	}
@@ -168,6 +170,12 @@ func (r *Runner) Validate() error {
 		return fmt.Errorf("--warmup %s plus --duration %s plus the request timeout %s and a %s margin outlasts the page-token TTL %s: tokens would expire mid-attack; shorten --duration", r.warmup, r.duration, r.timeout, margin, ttl)
 	}
 	return nil
+}
+
+// paramErr is bad input for the named parameter; the CLI shows it as its
+// flag (--param).
+func paramErr(param, format string, args ...any) error {
+	return &a2aclient.ParamError{Param: param, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Run harvests, attacks the depth buckets as the schedule says, and

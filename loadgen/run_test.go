@@ -194,16 +194,26 @@ func TestStartAtMustNotPassDuringTheHarvest(t *testing.T) {
 
 func TestRunnerValidate(t *testing.T) {
 	h := NewHarvester(&a2aclient.Client{}, WithTokenTTL(time.Minute, 10*time.Second))
-	for name, opts := range map[string][]Option{
-		"zero duration": {WithDuration(0)},
-		"bad generator": {WithGenerator("a b")},
-		"no request":    {WithRate(Rate{1, time.Minute}), WithDuration(time.Second)},
-		"outlasts TTL":  {WithDuration(30 * time.Second), WithTimeout(25 * time.Second)},
-		"negative warm": {WithWarmup(-time.Second)},
-		"zero timeout":  {WithTimeout(0)},
+	for name, c := range map[string]struct {
+		opts  []Option
+		param string // the parameter a *a2aclient.ParamError names; "" for an error naming several
+	}{
+		"zero duration": {[]Option{WithDuration(0)}, "duration"},
+		"bad generator": {[]Option{WithGenerator("a b")}, "generator"},
+		"no request":    {[]Option{WithRate(Rate{1, time.Minute}), WithDuration(time.Second)}, ""},
+		"outlasts TTL":  {[]Option{WithDuration(30 * time.Second), WithTimeout(25 * time.Second)}, ""},
+		"negative warm": {[]Option{WithWarmup(-time.Second)}, "warmup"},
+		"zero timeout":  {[]Option{WithTimeout(0)}, "timeout"},
+		"zero rate":     {[]Option{WithRate(Rate{0, time.Second})}, "rate"},
+		"no schedule":   {[]Option{WithSchedule(nil)}, "schedule"},
 	} {
-		if err := NewRunner(h, opts...).Validate(); err == nil {
+		err := NewRunner(h, c.opts...).Validate()
+		var pe *a2aclient.ParamError
+		switch {
+		case err == nil:
 			t.Errorf("%s: accepted", name)
+		case c.param != "" && (!errors.As(err, &pe) || pe.Param != c.param):
+			t.Errorf("%s: %v (%T), want an *a2aclient.ParamError naming %s", name, err, err, c.param)
 		}
 	}
 	if err := NewRunner(h, WithDuration(10*time.Second), WithTimeout(5*time.Second)).Validate(); err != nil {

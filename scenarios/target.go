@@ -132,12 +132,12 @@ func (t *Target) Prepare(ctx context.Context) error {
 		if t.Control.HTTP == nil {
 			t.Control.HTTP = t.HTTP
 		}
-		info, err := t.Control.Info(ctx)
+		ttl, err := t.Control.TokenTTL(ctx)
 		if err != nil {
 			return fmt.Errorf("control API: %w", err)
 		}
-		if t.TokenTTL == 0 && info.TokenTTLSeconds > 0 {
-			t.TokenTTL = time.Duration(info.TokenTTLSeconds) * time.Second
+		if t.TokenTTL == 0 {
+			t.TokenTTL = ttl
 		}
 	}
 	return nil

@@ -72,6 +72,16 @@ func (c *Control) Info(ctx context.Context) (ControlInfo, error) {
 	return i, c.call(ctx, http.MethodGet, controlapi.PathInfo, nil, &i)
 }
 
+// TokenTTL asks the control API (GET /info) for the server's page-token
+// lifetime; it returns 0 when the server does not report one.
+func (c *Control) TokenTTL(ctx context.Context) (time.Duration, error) {
+	info, err := c.Info(ctx)
+	if err != nil || info.TokenTTLSeconds <= 0 {
+		return 0, err
+	}
+	return time.Duration(info.TokenTTLSeconds) * time.Second, nil
+}
+
 // Seed inserts tasks in one transaction.
 func (c *Control) Seed(ctx context.Context, tasks []SeedTask) error {
 	return c.call(ctx, http.MethodPost, controlapi.PathSeed, controlapi.SeedRequest{Tasks: tasks}, nil)
