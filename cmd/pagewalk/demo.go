@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,7 +116,7 @@ func demoMain(ctx context.Context, o demoOptions, w, stderr io.Writer) error {
 	if err := ctl.RunClock(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n== 3/4 load: pagewalk load --target %s --seed %d --depths %s --rate %s --duration %s\n", url, o.seedTasks, demoDepths, o.rate, o.duration)
+	fmt.Fprintf(w, "\n== 3/4 load: pagewalk load --target %s --binding jsonrpc --seed-tasks %d --depths %s --rate %s --duration %s\n", url, o.seedTasks, demoDepths, o.rate, o.duration)
 	load, loadErr := demoLoad(ctx, w, stderr, url, o)
 	if loadErr != nil && !isVerdict(loadErr) {
 		return loadErr
@@ -140,37 +139,34 @@ func demoMain(ctx context.Context, o demoOptions, w, stderr io.Writer) error {
 	return nil
 }
 
-// demoLoad is demo's load step: alice's list, seeded through the control
-// API, written to load.json and load/ in the output directory.
-//
-// TODO(lead): once the load command's runDemoLoad (a function, not argv)
-// is on main, call it here and drop the argv and the load.json read-back.
+// demoLoad is demo's load step: alice's list over JSON-RPC, seeded
+// through the control API, written to load.json and load/ in the output
+// directory. A failing verdict comes back with its summary.
 func demoLoad(ctx context.Context, w, stderr io.Writer, url string, o demoOptions) (*loadgen.Summary, error) {
-	lc := loadCmd()
-	lc.SetArgs(append(demoLoadArgs(url, o), "--json", filepath.Join(o.out, "load.json"), "--out", filepath.Join(o.out, "load")))
-	lc.SetOut(w)
-	lc.SetErr(stderr)
-	lc.SilenceUsage, lc.SilenceErrors = true, true
-	err := lc.ExecuteContext(ctx)
+	lo := demoLoadOptions(url, o)
+	lo.jsonPath, lo.outDir = filepath.Join(o.out, "load.json"), filepath.Join(o.out, "load")
+	sums, err := loadMain(ctx, w, stderr, lo)
 	if err != nil && !isVerdict(err) {
 		return nil, err
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "pagewalk load:", err)
 	}
-	s, rerr := reports.ReadLoad(filepath.Join(o.out, "load.json"))
-	if rerr != nil {
-		return nil, rerr
+	if len(sums) != 1 {
+		return nil, fmt.Errorf("demo load: %d summaries, want one (binding %s)", len(sums), lo.binding)
 	}
-	return s, err
+	return sums[0], err
 }
 
-// demoLoadArgs is the demo's pagewalk load command line against url, less
-// its outputs: alice's list seeded with o.seedTasks tasks, the depths
-// demoDepths, the default (interleaved) schedule and thresholds.
-func demoLoadArgs(url string, o demoOptions) []string {
-	return []string{"--target", url, "--principal", "alice=alice-token", "--control-token", "ctl", "--seed", strconv.Itoa(o.seedTasks),
-		"--page-size", strconv.Itoa(demoPageSize), "--depths", demoDepths, "--rate", o.rate, "--duration", o.duration.String()}
+// demoLoadOptions are the demo's pagewalk load options against url, less
+// its outputs: alice's list over JSON-RPC seeded with o.seedTasks tasks,
+// the depths demoDepths, the default (interleaved) schedule and
+// thresholds.
+func demoLoadOptions(url string, o demoOptions) loadOptions {
+	lo := defaultLoadOptions()
+	lo.target, lo.binding, lo.principals, lo.controlToken = url, string(a2aclient.JSONRPC), []string{"alice=alice-token"}, "ctl"
+	lo.seedTasks, lo.pageSize, lo.depths, lo.rate, lo.duration = o.seedTasks, demoPageSize, demoDepths, o.rate, o.duration
+	return lo
 }
 
 // isVerdict reports whether err is a failing verdict (exit 1) rather than

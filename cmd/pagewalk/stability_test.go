@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
@@ -21,7 +20,7 @@ import (
 const stabilityRuns = 20
 
 // TestLoadStability (make load-stability; PAGEWALK_LOAD_STABILITY=1) runs
-// the demo's load step (defaultDemoOptions, demoLoadArgs) stabilityRuns
+// the demo's load step (defaultDemoOptions, demoLoadOptions) stabilityRuns
 // times against the clean in-process reference and as many times against
 // its offset-cursor mutant, each while two goroutines of this process
 // burn CPU, and counts the verdicts. The clean reference must never fail
@@ -103,17 +102,17 @@ func stabilityRun(t *testing.T, fault string, o demoOptions) *loadgen.Summary {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "load.json")
-	lc := loadCmd()
-	lc.SetArgs(append(demoLoadArgs(url, o), "--json", path, "--progress", "none"))
+	lo := demoLoadOptions(url, o)
+	lo.progress = "none"
 	var out syncBuffer
-	lc.SetOut(&out)
-	lc.SetErr(&out)
-	lc.SilenceUsage, lc.SilenceErrors = true, true
-	if err := lc.Execute(); err != nil && !isVerdict(err) {
+	sums, err := loadMain(context.Background(), &out, &out, lo)
+	if err != nil && !isVerdict(err) {
 		t.Fatalf("load: %v\n%s", err, out.String())
 	}
-	return readSummary(t, path)
+	if len(sums) != 1 {
+		t.Fatalf("load: %d summaries, want one\n%s", len(sums), out.String())
+	}
+	return sums[0]
 }
 
 func fmtMsT(v float64) string { return fmt.Sprintf("%.2fms", v) }

@@ -15,11 +15,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// pendingVocabulary lists commands whose flags another branch is bringing
-// into line (issue 13 item 5: load's repeatable --principal, --binding
-// all, --seed-tasks). TODO(lead): empty it when that branch is merged.
-var pendingVocabulary = map[string]bool{"pagewalk load": true}
-
 // TestFlagVocabulary: one flag vocabulary across commands (issue 13 item
 // 5): --principal is repeatable and --binding defaults to all wherever
 // they exist; -v is --verbose wherever it exists; --version exists only on
@@ -29,26 +24,24 @@ func TestFlagVocabulary(t *testing.T) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		name := c.CommandPath()
-		if !pendingVocabulary[name] {
-			c.Flags().VisitAll(func(f *pflag.Flag) {
-				switch {
-				case f.Name == "principal" && f.Value.Type() != "stringArray":
-					t.Errorf("%s --principal is %s, want repeatable (stringArray)", name, f.Value.Type())
-				case f.Name == "binding" && f.DefValue != "all":
-					t.Errorf("%s --binding defaults to %q, want all", name, f.DefValue)
-				case f.Shorthand == "v" && f.Name != "verbose":
-					t.Errorf("%s -v is --%s, want --verbose", name, f.Name)
-				case f.Name == "version" && c.HasParent():
-					t.Errorf("%s has --version; only the root command has it", name)
-				case f.Name == "seed" && f.Deprecated == "":
-					t.Errorf("%s --seed is not deprecated; the task count is --seed-tasks", name)
-				case f.Name == "out" && name == "pagewalk demo":
-					// a directory
-				case (strings.HasSuffix(f.Name, "-report") || f.Name == "json" || f.Name == "bundle") && !strings.Contains(f.Usage, "- for stdout"):
-					t.Errorf("%s --%s: the usage does not say - means stdout", name, f.Name)
-				}
-			})
-		}
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			switch {
+			case f.Name == "principal" && f.Value.Type() != "stringArray":
+				t.Errorf("%s --principal is %s, want repeatable (stringArray)", name, f.Value.Type())
+			case f.Name == "binding" && f.DefValue != "all":
+				t.Errorf("%s --binding defaults to %q, want all", name, f.DefValue)
+			case f.Shorthand == "v" && f.Name != "verbose":
+				t.Errorf("%s -v is --%s, want --verbose", name, f.Name)
+			case f.Name == "version" && c.HasParent():
+				t.Errorf("%s has --version; only the root command has it", name)
+			case f.Name == "seed" && f.Deprecated == "":
+				t.Errorf("%s --seed is not deprecated; the task count is --seed-tasks", name)
+			case f.Name == "out" && name == "pagewalk demo":
+				// a directory
+			case (strings.HasSuffix(f.Name, "-report") || f.Name == "json" || f.Name == "bundle") && !strings.Contains(f.Usage, "- for stdout"):
+				t.Errorf("%s --%s: the usage does not say - means stdout", name, f.Name)
+			}
+		})
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
