@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/pagewalk/pagewalk/loadgen"
+	"github.com/pagewalk/pagewalk/reference"
 	"github.com/pagewalk/pagewalk/scenarios/a2aclient"
 )
 
@@ -36,13 +39,18 @@ func TestLoadFlagErrorsNameTheFlag(t *testing.T) {
 		"--progress":        append(ok, "--progress", "fancy"),
 		"--generator":       append(ok, "--generator", "a b"),
 		"--warmup":          append(ok, "--warmup", "-1s"),
-		"--seed":            append(ok, "--seed", "-5"),
+		"--seed-tasks":      append(ok, "--seed-tasks", "-5"),
+		"--seed":            append(ok, "--seed", "-5"), // the deprecated alias sets --seed-tasks
+		"--seed-only":       append(ok, "--seed-only"),
+		"--principal ":      {"--target", "http://127.0.0.1:1"},
+		"--principal  ":     append(ok, "--principal", "alice=other"),
 		"--control":         append(ok, "--control", "127.0.0.1:8080/control"),
 		"--start-at":        append(ok, "--start-at", "tomorrow"),
 		"--start-at ":       append(ok, "--start-at", "2001-01-01T00:00:00Z"),
 		"--sizes":           append(ok, "--sizes", "10000"),
 		"--sizes ":          append(ok, "--sizes", "10k,ten"),
 		"--max-size-ratio":  append(ok, "--max-size-ratio", "0.5"),
+		"--json":            append(ok, "--json", os.TempDir()),
 	}
 	for flag, args := range cases {
 		err := runCmd(t, loadCmd(), args...)
@@ -51,11 +59,118 @@ func TestLoadFlagErrorsNameTheFlag(t *testing.T) {
 			t.Errorf("%s: err %v, want exit code 2 naming %s", flag, err, flag)
 		}
 	}
+	// --start-at needs one binding: with --binding all (the default) the
+	// error names both flags.
+	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	for _, args := range [][]string{append(ok, "--start-at", future), append(ok, "--start-at", future, "--binding", "all")} {
+		err := runCmd(t, loadCmd(), args...)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "--start-at") || !strings.Contains(err.Error(), "--binding") {
+			t.Errorf("%v: err %v, want exit code 2 naming --start-at and --binding", args, err)
+		}
+	}
 	// A target that does not answer is a setup error (exit 2), not a verdict.
 	err := runCmd(t, loadCmd(), ok...)
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "--target") {
 		t.Errorf("unreachable target: %v", err)
+	}
+}
+
+// TestLoadSeedAlias: the deprecated --seed sets --seed-tasks.
+func TestLoadSeedAlias(t *testing.T) {
+	for _, flag := range []string{"--seed", "--seed-tasks"} {
+		o := defaultLoadOptions()
+		fs := pflag.NewFlagSet("load", pflag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		o.register(fs)
+		if err := fs.Parse([]string{flag, "1234"}); err != nil || o.seedTasks != 1234 {
+			t.Errorf("%s 1234: seedTasks %d, err %v", flag, o.seedTasks, err)
+		}
+	}
+}
+
+// TestBindingPath: one binding writes where --json and --out say; several
+// write a file per binding beside --json (stdout stays stdout).
+func TestBindingPath(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		n    int
+		want string
+	}{
+		{"load.json", 1, "load.json"},
+		{"out/load.json", 2, "out/load-http.json"},
+		{"summary", 2, "summary-http"},
+		{"-", 2, "-"},
+		{"", 2, ""},
+	} {
+		if got := bindingPath(c.path, a2aclient.HTTPJSON, c.n); got != c.want {
+			t.Errorf("bindingPath(%q, http, %d) = %q, want %q", c.path, c.n, got, c.want)
+		}
+	}
+}
+
+// TestLoadEveryBinding: --binding all (the default) measures each binding
+// the card offers, one after the other: --out DIR writes DIR/<binding>,
+// --json - writes both summaries to stdout, --seed-tasks seeds once, a
+// second --principal is noted and ignored, and the exit status is the
+// worst of the runs (here both fail --max-p99 1ns: exit 1 naming both).
+func TestLoadEveryBinding(t *testing.T) {
+	srv, err := reference.New(context.Background(), reference.WithDB(":memory:"), reference.WithPrincipal("alice", "alice-token"),
+		reference.WithPrincipal("bob", "bob-token"), reference.WithControlToken("ctl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	u, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	o := defaultLoadOptions()
+	o.target, o.control, o.controlToken = u, u+"/control", "ctl"
+	o.principals = []string{"alice=alice-token", "bob=bob-token"}
+	o.seedTasks, o.depths, o.rate, o.duration, o.warmup, o.progress = 300, "1,last", "20", time.Second, 0, "none"
+	o.th.maxRatio, o.th.maxErrorRate, o.th.maxP99 = 0, -1, time.Nanosecond
+	o.jsonPath, o.outDir = "-", filepath.Join(dir, "out")
+	sums, err := loadMain(context.Background(), &stdout, &stderr, o)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(err.Error(), "jsonrpc: verdict FAIL") || !strings.Contains(err.Error(), "http: verdict FAIL") {
+		t.Fatalf("err %v, want exit 1 naming both bindings' verdicts\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "--principal bob ignored") {
+		t.Errorf("no note that bob is ignored: %s", stderr.String())
+	}
+	if len(sums) != 2 || sums[0].Binding != "jsonrpc" || sums[1].Binding != "http" {
+		t.Fatalf("summaries %d, want jsonrpc then http", len(sums))
+	}
+	// Both summaries on stdout, each after its table.
+	var printed []string
+	for rest := stdout.String(); ; {
+		i := strings.Index(rest, "\n{\n")
+		if i < 0 {
+			break
+		}
+		var s loadgen.Summary
+		dec := json.NewDecoder(strings.NewReader(rest[i+1:]))
+		if err := dec.Decode(&s); err != nil {
+			t.Fatalf("stdout: %v", err)
+		}
+		printed = append(printed, s.Binding)
+		rest = rest[i+1+int(dec.InputOffset()):]
+	}
+	if strings.Join(printed, ",") != "jsonrpc,http" {
+		t.Errorf("--json - printed the summaries of %v, want jsonrpc,http\n%s", printed, stdout.String())
+	}
+	for _, b := range []string{"jsonrpc", "http"} {
+		s := readSummary(t, filepath.Join(dir, "out", b, loadgen.SummaryFile))
+		if s.Binding != b || s.Seeded != 300 || s.Harvest == nil || s.Harvest.Pages != 3 {
+			t.Errorf("out/%s: binding %s, seeded %d, harvest %+v; want %s, 300 tasks seeded once (3 pages)", b, s.Binding, s.Seeded, s.Harvest, b)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out", b, loadgen.ResultsFile)); err != nil {
+			t.Errorf("out/%s: %v", b, err)
+		}
 	}
 }
 
@@ -131,7 +246,7 @@ func TestThreeGeneratorsMerge(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			gen := "gen-" + string(rune('0'+i))
-			cmd := exec.CommandContext(ctx, bin, "load", "--target", url, "--principal", "alice=alice-token",
+			cmd := exec.CommandContext(ctx, bin, "load", "--target", url, "--principal", "alice=alice-token", "--binding", "jsonrpc",
 				"--rate", "60/3s", "--duration", "2s", "--warmup", "0", "--depths", "1,10,last",
 				"--generator", gen, "--out", filepath.Join(dir, gen), "--progress", "none",
 				"--max-depth-ratio", "0", "--max-error-rate", "-1")

@@ -151,11 +151,15 @@ func (o *loadOptions) validate() (*loadPlan, error) {
 	default:
 		return nil, usage("--progress: want auto, bar, lines or none, got %q", o.progress)
 	}
+	// The card decides how many of the bindings asked for run: check the
+	// path as given and the one per binding.
+	paths := []string{o.jsonPath}
 	for _, b := range bindings {
-		if path := bindingPath(o.jsonPath, b, len(bindings)); path != "" && path != "-" {
-			if st, err := os.Stat(path); err == nil && st.IsDir() {
-				return nil, usage("--json: %s is a directory", path)
-			}
+		paths = append(paths, bindingPath(o.jsonPath, b, len(bindings)))
+	}
+	for _, path := range paths {
+		if st, err := os.Stat(path); path != "" && path != "-" && err == nil && st.IsDir() {
+			return nil, usage("--json: %s is a directory", path)
 		}
 	}
 	return p, nil

@@ -46,7 +46,7 @@ func TestLoadSizesKillsStoreScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(t.TempDir(), "sizes.json")
-			err = runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--control", u+"/control", "--control-token", "ctl",
+			err = runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--binding", "jsonrpc", "--control", u+"/control", "--control-token", "ctl",
 				"--sizes", "2000,20000", "--depths", "1", "--max-depth-ratio", "0", "--max-error-rate", "-1",
 				"--rate", "40", "--duration", "4s", "--warmup", "1s", "--progress", "none", "--json", out)
 			code := 0
@@ -96,7 +96,7 @@ func TestLoadSizesSkipsWithoutControlAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "s.json")
-	err = runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--sizes", "10k,100k",
+	err = runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--binding", "jsonrpc", "--sizes", "10k,100k",
 		"--depths", "1", "--max-depth-ratio", "0", "--rate", "20", "--duration", "1s", "--warmup", "0", "--progress", "none", "--json", out)
 	if err != nil {
 		t.Fatalf("want exit 0 (the depth study passed; the size study is skipped, not an error): %v", err)
