@@ -168,10 +168,3 @@ func demoLoadOptions(url string, o demoOptions) loadOptions {
 	lo.seedTasks, lo.pageSize, lo.depths, lo.rate, lo.duration = o.seedTasks, demoPageSize, demoDepths, o.rate, o.duration
 	return lo
 }
-
-// isVerdict reports whether err is a failing verdict (exit 1) rather than
-// a setup error.
-func isVerdict(err error) bool {
-	var ee *exitError
-	return errors.As(err, &ee) && ee.code == reports.ExitFail
-}

@@ -89,6 +89,13 @@ func verdictExit(s *loadgen.Summary, failInconclusive bool) error {
 	return &exitError{code: 1, err: fmt.Errorf("verdict FAIL: %s", strings.Join(why, ", "))}
 }
 
+// isVerdict reports whether err is a failing verdict (exit 1) rather than
+// a setup error.
+func isVerdict(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.code == 1
+}
+
 // writeSummaryJSON writes the summary to path atomically ("-" is stdout).
 func writeSummaryJSON(path string, s *loadgen.Summary, stdout io.Writer) error {
 	b, err := s.JSON()
@@ -142,11 +149,11 @@ func defaultLoadOptions() loadOptions {
 // loadLong is the load command's help text.
 const loadLong = `Measure per-page ListTasks latency at depth with vegeta, open loop.
 
-load walks the list of the first --principal (load walks one principal's
-list; any other --principal is ignored, with a note) and keeps, for each page depth,
-the exact request that fetches that page (depth d carries the token returned
-by page d-1). It then attacks the depths (default 1, 10, 100, 1000 and the
-last page) open loop at --rate each for --duration: by default in one attack
+load walks one principal's list (the first --principal's; any other is
+ignored, with a note on stderr) and keeps, for each page depth, the exact
+request that fetches that page (depth d carries the token returned by page
+d-1). It then attacks the depths (default 1, 10, 100, 1000 and the last
+page) open loop at --rate each for --duration: by default in one attack
 that visits every depth once per round, in a shuffled order (--schedule
 interleaved), so that every depth sees the same warm-up and the same noise.
 It records latency from the intended send time in an HDR histogram
