@@ -116,16 +116,7 @@ func TestBindingPath(t *testing.T) {
 // second --principal is noted and ignored, and the exit status is the
 // worst of the runs (here both fail --max-p99 1ns: exit 1 naming both).
 func TestLoadEveryBinding(t *testing.T) {
-	srv, err := reference.New(context.Background(), reference.WithDB(":memory:"), reference.WithPrincipal("alice", "alice-token"),
-		reference.WithPrincipal("bob", "bob-token"), reference.WithControlToken("ctl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	u, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := startReference(t, reference.WithPrincipal("alice", "alice-token"), reference.WithPrincipal("bob", "bob-token"), reference.WithControlToken("ctl"))
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	o := defaultLoadOptions()

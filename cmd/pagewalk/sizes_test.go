@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -32,21 +31,13 @@ func TestLoadSizesKillsStoreScan(t *testing.T) {
 			name = "clean"
 		}
 		t.Run(name, func(t *testing.T) {
-			opts := []reference.Option{reference.WithDB(":memory:"), reference.WithPrincipal("alice", "alice-token"), reference.WithControlToken("ctl")}
+			opts := []reference.Option{reference.WithPrincipal("alice", "alice-token"), reference.WithControlToken("ctl")}
 			if tc.fault != "" {
 				opts = append(opts, reference.WithFaults(reference.Fault(tc.fault)))
 			}
-			srv, err := reference.New(context.Background(), opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
-			u, err := srv.Listen("127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
+			u := startReference(t, opts...)
 			out := filepath.Join(t.TempDir(), "sizes.json")
-			err = runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--binding", "jsonrpc", "--control", u+"/control", "--control-token", "ctl",
+			err := runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--binding", "jsonrpc", "--control", u+"/control", "--control-token", "ctl",
 				"--sizes", "2000,20000", "--depths", "1", "--max-depth-ratio", "0", "--max-error-rate", "-1",
 				"--rate", "40", "--duration", "4s", "--warmup", "1s", "--progress", "none", "--json", out)
 			code := 0
@@ -86,17 +77,9 @@ func TestLoadSizesKillsStoreScan(t *testing.T) {
 // through, the size study is skipped with its reason; the depth study
 // still runs and decides the exit code.
 func TestLoadSizesSkipsWithoutControlAPI(t *testing.T) {
-	srv, err := reference.New(context.Background(), reference.WithDB(":memory:"), reference.WithPrincipal("alice", "alice-token"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	u, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := startReference(t, reference.WithPrincipal("alice", "alice-token"))
 	out := filepath.Join(t.TempDir(), "s.json")
-	err = runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--binding", "jsonrpc", "--sizes", "10k,100k",
+	err := runCmd(t, loadCmd(), "--target", u, "--principal", "alice=alice-token", "--binding", "jsonrpc", "--sizes", "10k,100k",
 		"--depths", "1", "--max-depth-ratio", "0", "--rate", "20", "--duration", "1s", "--warmup", "0", "--progress", "none", "--json", out)
 	if err != nil {
 		t.Fatalf("want exit 0 (the depth study passed; the size study is skipped, not an error): %v", err)
